@@ -1,0 +1,61 @@
+/*
+** amon_read.h -- the amon reader: loads and validates amon.out (format:
+** runtime/amon.h) into memory.
+*/
+#ifndef APROF_APROF_AMON_READ_H
+#define APROF_APROF_AMON_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/amon.h"
+
+/* An object holding instrumented code (AMON_TAG_EXE or AMON_TAG_MODULE). */
+struct amon_module_info {
+	uint64_t load_bias;        /* run-time minus link-time address */
+	uint64_t start, end;       /* executable mapping, run-time addresses */
+	const uint8_t *build_id;   /* build_id_length bytes, inside the file image */
+	uint32_t build_id_length;
+	char *path;                /* as the runtime saw it */
+	int is_exe;                /* 1 for the main executable */
+};
+
+/* A context as written (struct amon_context), its history inside the file image. */
+struct amon_context_info {
+	uint32_t depth;            /* n */
+	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */
+	uint64_t ticks;            /* clock ticks charged while current */
+	const uint64_t *history;   /* depth entries: address | AMON_MARK */
+};
+
+/* One thread's machine. */
+struct amon_thread_info {
+	uint64_t tid;
+	char name[17];             /* NUL-terminated */
+	uint32_t flags;            /* AMON_THREAD_* */
+	uint64_t transitions;
+	size_t ncontexts;
+	struct amon_context_info *contexts;
+};
+
+/* A whole amon.out. */
+struct amon_data {
+	const char *path;
+	struct amon_header header;
+	struct amon_module_info *modules;  /* the executable first */
+	int nmodules;
+	struct amon_thread_info *threads;
+	int nthreads;
+	unsigned char *image;              /* the file's bytes, which histories point into */
+	size_t size;
+};
+
+/*
+** Reads and validates PATH: magic, version, byte order, every record's length
+** and tag, every context's shape, the executable record and the CRC-32 seal.
+** Any fault ends the program with one line on stderr (util_die) naming the
+** file and what is wrong: missing, not an amon.out, truncated, corrupted.
+*/
+struct amon_data *amon_read(const char *path);
+
+#endif /* APROF_APROF_AMON_READ_H */

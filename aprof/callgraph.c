@@ -1,0 +1,619 @@
+/*
+** callgraph.c -- the call graph and its index by function name in GNU gprof
+** 2.40's layout (gprof/cg_print.c; the entry order cmp_total and the print
+** flags of -q/-Q come from gprof/cg_arcs.c).  The numbers are aprof's, not
+** gprof's propagated shares: a routine's exact self and children times,
+** on a parent line the times of the arc into the routine (self2/child2),
+** on a child line those of the arc out of it (self1/child1).
+*/
+#include <config.h>
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aprof/callgraph.h"
+#include "aprof/util.h"
+
+/* The line that ends every entry (cg_print). */
+#define CG_RULE "-----------------------------------------------\n"
+
+/* gprof's default output width (-w); the index has three columns of it. */
+#define INDEX_WIDTH 80
+
+/* One call-graph entry: a routine or a cycle as a whole. */
+struct cg_entry {
+	int proc;           /* routine index, or -1 for a cycle */
+	int cyc;            /* position in p->cycles for a cycle, else -1 */
+	const char *name;   /* routine name; NULL for a cycle */
+	uint64_t time;      /* self + child, ticks */
+	uint64_t calls;     /* calls (for a cycle: from outside it) */
+	int number;         /* cycle number; 0 for a routine */
+};
+
+/* What the call graph and its index share: entry order, numbers and flags. */
+struct cg {
+	const struct profile *p;
+	const struct report_options *o;
+	struct cg_entry *order;   /* entries in cmp_total order */
+	int nentries;
+	int *proc_index;          /* call-graph index of each routine, 1... */
+	int *cycle_index;         /* of each cycle, by position in p->cycles */
+	char *proc_shown;         /* gprof's print_flag, per routine */
+	char *cycle_shown;        /* and per cycle */
+	int *cycle_pos;           /* position in p->cycles of cycle number n, or -1 */
+	int max_cycle;            /* largest cycle number */
+};
+
+/* One parent or child line: an arc and its sort keys (cmp_arc). */
+struct cg_line {
+	const struct prof_arc *arc;
+	int other;          /* the routine at the other end */
+	int index;          /* its call-graph index */
+	int intra;          /* an arc between two members of one cycle */
+	uint64_t time;      /* the arc's self + children ticks for this side */
+};
+
+/* A cycle member and its sort keys (cmp_member). */
+struct cg_member {
+	int proc;
+	int pos;            /* position in the cycle's member list */
+	uint64_t time;      /* self + child */
+	uint64_t calls;     /* calls + rec */
+};
+
+/*
+** gprof's cmp_total: time descending, a cycle before a routine, names not
+** starting with '_' before those that do, calls descending, then strcmp.
+** Ties gprof leaves to qsort are broken by cycle number or routine index.
+*/
+static int cmp_total(const void *lp, const void *rp)
+{
+	const struct cg_entry *l = lp;
+	const struct cg_entry *r = rp;
+	int c;
+
+	if (l->time != r->time)
+		return l->time < r->time ? 1 : -1;
+	if (l->name == NULL || r->name == NULL) {
+		if (l->name != NULL)
+			return 1;
+		if (r->name != NULL)
+			return -1;
+		return l->number - r->number;
+	}
+	if ((l->name[0] == '_') != (r->name[0] == '_'))
+		return l->name[0] == '_' ? 1 : -1;
+	if (l->calls != r->calls)
+		return l->calls < r->calls ? 1 : -1;
+	c = strcmp(l->name, r->name);
+	return c != 0 ? c : l->proc - r->proc;
+}
+
+/*
+** gprof's cmp_arc in parent order (ascending): arcs within a cycle first, by
+** count; then the others by time, then count.  Remaining ties put the
+** routine with the smaller index (the bigger one) last, next to the
+** primary line.  Child lines are printed in the reverse order.
+*/
+static int cmp_line(const void *lp, const void *rp)
+{
+	const struct cg_line *l = lp;
+	const struct cg_line *r = rp;
+
+	if (l->intra != r->intra)
+		return l->intra ? -1 : 1;
+	if (!l->intra && l->time != r->time)
+		return l->time < r->time ? -1 : 1;
+	if (l->arc->count != r->arc->count)
+		return l->arc->count < r->arc->count ? -1 : 1;
+	return r->index - l->index;
+}
+
+/* gprof's cmp_member: time descending, then calls descending, then as listed. */
+static int cmp_member(const void *lp, const void *rp)
+{
+	const struct cg_member *l = lp;
+	const struct cg_member *r = rp;
+
+	if (l->time != r->time)
+		return l->time < r->time ? 1 : -1;
+	if (l->calls != r->calls)
+		return l->calls < r->calls ? 1 : -1;
+	return l->pos - r->pos;
+}
+
+/* The cycle routine PROC belongs to, or NULL. */
+static const struct prof_cycle *cycle_of(const struct cg *g, int proc)
+{
+	int n = g->p->procs[proc].cycle;
+
+	return n != 0 ? &g->p->cycles[g->cycle_pos[n]] : NULL;
+}
+
+/* True if routines A and B are distinct members of one cycle. */
+static int same_cycle(const struct profile *p, int a, int b)
+{
+	return a != b && p->procs[a].cycle != 0 && p->procs[a].cycle == p->procs[b].cycle;
+}
+
+/* True if routine PROC has an entry despite -z being off (cg_print). */
+static int proc_nonzero(const struct prof_proc *r, const struct report_options *o)
+{
+	return o->zero || r->calls != 0 || r->rec != 0 || r->self != 0 || r->child != 0;
+}
+
+/* The same for cycle C. */
+static int cycle_nonzero(const struct prof_cycle *c, const struct report_options *o)
+{
+	return o->zero || c->calls != 0 || c->internal != 0 || c->self != 0 || c->child != 0;
+}
+
+/*
+** Sets gprof's print flags (cg_arcs.c propagate_flags, inherit_flags): a
+** routine is shown if it is in the -q list, or, unless it is in the -Q list,
+** if no -q list was given or a shown routine outside its cycle calls it (or
+** any member of its cycle).  A cycle is shown if a shown routine outside it
+** calls a member.  Unlike gprof, a cycle with no caller outside it at all is
+** shown when no -q list was given, so that its members' tags have an entry.
+*/
+static void cg_flags(struct cg *g)
+{
+	const struct profile *p = g->p;
+	const struct report_options *o = g->o;
+	int only = o->graph_only.n > 0;
+	char *excl = xcalloc((size_t)p->nprocs, 1);
+	int *stack = xmalloc((size_t)p->nprocs * sizeof(*stack));
+	int top = 0;
+	int i, k, m;
+
+	g->proc_shown = xcalloc((size_t)p->nprocs, 1);
+	g->cycle_shown = xcalloc((size_t)p->ncycles, 1);
+	for (i = 0; i < p->nprocs; i++) {
+		excl[i] = (char)symspec_has(&o->graph_exclude, p->procs[i].name);
+		if (symspec_has(&o->graph_only, p->procs[i].name) || (!only && !excl[i])) {
+			g->proc_shown[i] = 1;
+			stack[top++] = i;
+		}
+	}
+	while (top > 0) {
+		int from = stack[--top];
+		const struct prof_arc *a;
+
+		for (a = p->procs[from].out; a != NULL; a = a->next_out) {
+			const struct prof_cycle *c;
+
+			if (a->to == from || same_cycle(p, from, a->to))
+				continue;
+			c = cycle_of(g, a->to);
+			if (c == NULL) {
+				if (!g->proc_shown[a->to] && !excl[a->to]) {
+					g->proc_shown[a->to] = 1;
+					stack[top++] = a->to;
+				}
+				continue;
+			}
+			if (g->cycle_shown[c - p->cycles])
+				continue;
+			g->cycle_shown[c - p->cycles] = 1;
+			for (m = 0; m < c->nmembers; m++) {
+				int t = c->members[m];
+
+				if (!g->proc_shown[t] && !excl[t]) {
+					g->proc_shown[t] = 1;
+					stack[top++] = t;
+				}
+			}
+		}
+	}
+	for (k = 0; k < p->ncycles; k++) {
+		const struct prof_cycle *c = &p->cycles[k];
+		int outside = 0;
+
+		if (only)
+			break;
+		for (m = 0; m < c->nmembers; m++) {
+			const struct prof_arc *a;
+
+			for (a = p->procs[c->members[m]].in; a != NULL; a = a->next_in)
+				if (a->from != PROF_SPONTANEOUS
+				    && p->procs[a->from].cycle != c->number)
+					outside = 1;
+		}
+		if (!outside)
+			g->cycle_shown[k] = 1;
+	}
+	free(stack);
+	free(excl);
+}
+
+/*
+** Fills G for P and O: cycle lookup, entries sorted by cmp_total and
+** numbered 1... in that order (hidden ones too, as gprof), print flags.
+** Dies if a routine names a cycle P does not have.
+*/
+static void cg_prepare(struct cg *g, const struct profile *p, const struct report_options *o)
+{
+	int i, k, n = 0;
+
+	g->p = p;
+	g->o = o;
+	g->max_cycle = 0;
+	for (k = 0; k < p->ncycles; k++)
+		if (p->cycles[k].number > g->max_cycle)
+			g->max_cycle = p->cycles[k].number;
+	g->cycle_pos = xmalloc(((size_t)g->max_cycle + 1) * sizeof(*g->cycle_pos));
+	for (k = 0; k <= g->max_cycle; k++)
+		g->cycle_pos[k] = -1;
+	for (k = 0; k < p->ncycles; k++)
+		g->cycle_pos[p->cycles[k].number] = k;
+	for (i = 0; i < p->nprocs; i++) {
+		int c = p->procs[i].cycle;
+
+		if (c < 0 || c > g->max_cycle || (c != 0 && g->cycle_pos[c] < 0))
+			util_die("profile: routine %s is in cycle %d, which does not exist",
+				 p->procs[i].name, c);
+	}
+
+	g->nentries = p->nprocs + p->ncycles;
+	g->order = xmalloc((size_t)g->nentries * sizeof(*g->order));
+	for (i = 0; i < p->nprocs; i++) {
+		const struct prof_proc *r = &p->procs[i];
+		struct cg_entry e = { i, -1, r->name, r->self + r->child, r->calls, 0 };
+
+		g->order[n++] = e;
+	}
+	for (k = 0; k < p->ncycles; k++) {
+		const struct prof_cycle *c = &p->cycles[k];
+		struct cg_entry e = { -1, k, NULL, c->self + c->child, c->calls, c->number };
+
+		g->order[n++] = e;
+	}
+	qsort(g->order, (size_t)n, sizeof(*g->order), cmp_total);
+
+	g->proc_index = xmalloc((size_t)p->nprocs * sizeof(*g->proc_index));
+	g->cycle_index = xmalloc((size_t)p->ncycles * sizeof(*g->cycle_index));
+	for (i = 0; i < n; i++) {
+		if (g->order[i].proc >= 0)
+			g->proc_index[g->order[i].proc] = i + 1;
+		else
+			g->cycle_index[g->order[i].cyc] = i + 1;
+	}
+	cg_flags(g);
+}
+
+/* Frees what cg_prepare allocated. */
+static void cg_free(struct cg *g)
+{
+	free(g->order);
+	free(g->proc_index);
+	free(g->cycle_index);
+	free(g->proc_shown);
+	free(g->cycle_shown);
+	free(g->cycle_pos);
+}
+
+/* "name[ <cycle N>] [i]", or "(i)" if hidden, as gprof's print_name. */
+static void print_name(FILE *out, const struct cg *g, int proc)
+{
+	const struct prof_proc *r = &g->p->procs[proc];
+
+	fputs(r->name, out);
+	if (r->cycle != 0)
+		fprintf(out, " <cycle %d>", r->cycle);
+	fprintf(out, g->proc_shown[proc] ? " [%d]" : " (%d)", g->proc_index[proc]);
+}
+
+/* gprof's self-call line: a bare count of PROC's direct recursive calls. */
+static void print_rec_line(FILE *out, const struct cg *g, int proc)
+{
+	fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ",
+		"", "", "", "", g->p->procs[proc].rec, "");
+	print_name(out, g, proc);
+	fputc('\n', out);
+}
+
+/*
+** A parent or child line: SELF and CHILD ticks, then COUNT/TOTAL, or a bare
+** COUNT for an arc within a cycle (INTRA), then the routine OTHER.
+*/
+static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_t child,
+			   const struct cg_line *l, uint64_t total)
+{
+	double hz = g->p->ticks_per_second;
+
+	fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
+		(double)self / hz, (double)child / hz, l->arc->count);
+	if (l->intra)
+		fprintf(out, " %7.7s     ", "");
+	else
+		fprintf(out, "/%-7" PRIu64 "     ", total);
+	print_name(out, g, l->other);
+	fputc('\n', out);
+}
+
+/*
+** Collects the arcs of routine PROC into *LINES, sorted in parent order:
+** the arcs into it (PARENTS) or out of it.  Leaves out the spontaneous arc
+** (sets *SPONT) and any arc from PROC to itself.  Returns their number.
+*/
+static int collect_lines(const struct cg *g, int proc, int parents, struct cg_line **lines,
+			 int *spont)
+{
+	const struct prof_proc *r = &g->p->procs[proc];
+	const struct prof_arc *a;
+	int n = 0;
+
+	*spont = 0;
+	for (a = parents ? r->in : r->out; a != NULL; a = parents ? a->next_in : a->next_out)
+		n++;
+	*lines = xmalloc((size_t)n * sizeof(**lines));
+	n = 0;
+	for (a = parents ? r->in : r->out; a != NULL; a = parents ? a->next_in : a->next_out) {
+		struct cg_line *l = &(*lines)[n];
+
+		if (a->from == PROF_SPONTANEOUS) {
+			*spont = 1;
+			continue;
+		}
+		if (a->from == a->to)
+			continue;
+		l->arc = a;
+		l->other = parents ? a->from : a->to;
+		l->index = g->proc_index[l->other];
+		l->intra = same_cycle(g->p, a->from, a->to);
+		l->time = parents ? a->self2 + a->child2 : a->self1 + a->child1;
+		n++;
+	}
+	qsort(*lines, (size_t)n, sizeof(**lines), cmp_line);
+	return n;
+}
+
+/*
+** The lines above PROC's primary line (print_parents): <spontaneous> if it
+** was entered with no caller (or has no parent at all), its self-call line,
+** then its callers, biggest last, with the incoming times self2/child2 and
+** count/calls, calls being those of PROC's cycle if it is in one.
+*/
+static void print_parents(FILE *out, const struct cg *g, int proc)
+{
+	const struct prof_proc *r = &g->p->procs[proc];
+	const struct prof_cycle *c = cycle_of(g, proc);
+	struct cg_line *lines;
+	int spont, i;
+	int n = collect_lines(g, proc, 1, &lines, &spont);
+
+	if (spont || (n == 0 && r->rec == 0))
+		fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+			"", "", "", "", "", "");
+	if (r->rec != 0)
+		print_rec_line(out, g, proc);
+	for (i = 0; i < n; i++)
+		print_arc_line(out, g, lines[i].arc->self2, lines[i].arc->child2, &lines[i],
+			       c != NULL ? c->calls : r->calls);
+	free(lines);
+}
+
+/*
+** The lines below PROC's primary line (print_children): its callees,
+** biggest first, with the outgoing times self1/child1 and count/calls of
+** the callee (of its cycle if PROC is outside it), then its self-call line.
+*/
+static void print_children(FILE *out, const struct cg *g, int proc)
+{
+	struct cg_line *lines;
+	int spont, i;
+	int n = collect_lines(g, proc, 0, &lines, &spont);
+
+	for (i = n - 1; i >= 0; i--) {
+		const struct prof_arc *a = lines[i].arc;
+		const struct prof_cycle *c = cycle_of(g, a->to);
+
+		print_arc_line(out, g, a->self1, a->child1, &lines[i],
+			       c != NULL ? c->calls : g->p->procs[a->to].calls);
+	}
+	if (g->p->procs[proc].rec != 0)
+		print_rec_line(out, g, proc);
+	free(lines);
+}
+
+/* The percentage of the total time TICKS are (cg_print's print_time). */
+static double percent(const struct profile *p, uint64_t ticks)
+{
+	return 100.0 * (double)ticks / (p->total > 0 ? (double)p->total : 1.0);
+}
+
+/* PROC's primary line (print_line): [i], % time, self, children, called, name. */
+static void print_primary(FILE *out, const struct cg *g, int proc)
+{
+	const struct prof_proc *r = &g->p->procs[proc];
+	double hz = g->p->ticks_per_second;
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "[%d]", g->proc_index[proc]);
+	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f", buf, percent(g->p, r->self + r->child),
+		(double)r->self / hz, (double)r->child / hz);
+	if (r->calls + r->rec != 0) {
+		fprintf(out, " %7" PRIu64, r->calls);
+		if (r->rec != 0)
+			fprintf(out, "+%-7" PRIu64 " ", r->rec);
+		else
+			fprintf(out, " %7.7s ", "");
+	} else {
+		fprintf(out, " %7.7s %7.7s ", "", "");
+	}
+	print_name(out, g, proc);
+	fputc('\n', out);
+}
+
+/*
+** The entry of cycle K as a whole (print_cycle, print_members): its header
+** line, then one line per member, biggest first, with the member's times,
+** calls and direct recursive calls.
+*/
+static void print_cycle(FILE *out, const struct cg *g, int k)
+{
+	const struct prof_cycle *c = &g->p->cycles[k];
+	double hz = g->p->ticks_per_second;
+	struct cg_member *mem = xmalloc((size_t)c->nmembers * sizeof(*mem));
+	char buf[16];
+	int m;
+
+	snprintf(buf, sizeof(buf), "[%d]", g->cycle_index[k]);
+	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64, buf, percent(g->p, c->self + c->child),
+		(double)c->self / hz, (double)c->child / hz, c->calls);
+	if (c->internal != 0)
+		fprintf(out, "+%-7" PRIu64, c->internal);
+	else
+		fprintf(out, " %7.7s", "");
+	fprintf(out, " <cycle %d as a whole> [%d]\n", c->number, g->cycle_index[k]);
+
+	for (m = 0; m < c->nmembers; m++) {
+		const struct prof_proc *r = &g->p->procs[c->members[m]];
+
+		mem[m].proc = c->members[m];
+		mem[m].pos = m;
+		mem[m].time = r->self + r->child;
+		mem[m].calls = r->calls + r->rec;
+	}
+	qsort(mem, (size_t)c->nmembers, sizeof(*mem), cmp_member);
+	for (m = 0; m < c->nmembers; m++) {
+		const struct prof_proc *r = &g->p->procs[mem[m].proc];
+
+		fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
+			(double)r->self / hz, (double)r->child / hz, r->calls);
+		if (r->rec != 0)
+			fprintf(out, "+%-7" PRIu64, r->rec);
+		else
+			fprintf(out, " %7.7s", "");
+		fputs("     ", out);
+		print_name(out, g, mem[m].proc);
+		fputc('\n', out);
+	}
+	free(mem);
+}
+
+/*
+** Prints P's call graph on OUT in gprof 2.40's layout (cg_print.c cg_print,
+** print_header), without the blurb.  The title says "(explanation follows)"
+** unless O->brief.  The granularity line gives 100 / P->total (ticks) as the
+** percentage of one tick and P->total in seconds, or "no time propagated".
+** Entries come in cmp_total order; -z, -q and -Q select them as in gprof.
+** A cycle's entry has no parent lines, as in gprof: its callers are on its
+** members' entries.  Dies only if P names a cycle it does not have.
+*/
+void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	struct cg g;
+	int i;
+
+	cg_prepare(&g, p, o);
+	fputs(o->brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
+	      out);
+	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
+	if (p->total > 0)
+		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / (double)p->total,
+			(double)p->total / p->ticks_per_second);
+	else
+		fputs(" no time propagated\n\n", out);
+	fputs("index % time    self  children    called     name\n", out);
+
+	for (i = 0; i < g.nentries; i++) {
+		const struct cg_entry *e = &g.order[i];
+
+		if (e->proc < 0) {
+			if (!g.cycle_shown[e->cyc] || !cycle_nonzero(&p->cycles[e->cyc], o))
+				continue;
+			print_cycle(out, &g, e->cyc);
+		} else {
+			if (!g.proc_shown[e->proc] || !proc_nonzero(&p->procs[e->proc], o))
+				continue;
+			print_parents(out, &g, e->proc);
+			print_primary(out, &g, e->proc);
+			print_children(out, &g, e->proc);
+		}
+		fputs(CG_RULE, out);
+	}
+	cg_free(&g);
+}
+
+/* Routine names in strcmp order, then by index (cg_print.c cmp_name). */
+static int cmp_name(const void *lp, const void *rp)
+{
+	const struct prof_proc *l = *(const struct prof_proc *const *)lp;
+	const struct prof_proc *r = *(const struct prof_proc *const *)rp;
+	int c = strcmp(l->name, r->name);
+
+	return c != 0 ? c : (l > r) - (l < r);
+}
+
+/*
+** Prints the index by function name on OUT in gprof 2.40's layout
+** (cg_print.c cg_print_index): "\f", the title, then the routines that
+** were called or charged (all with -z) sorted by name, then the cycles as
+** "<cycle N>", filled column by column into three columns of
+** (80 - 1) / 3 characters.  Each item is padded to its column start + 5
+** counting only the width of "[i]" (gprof's quirk), then " [i] " and the
+** name; "(i)" marks an entry -q/-Q hid.  Dies only as callgraph_print.
+*/
+void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	const int column_width = (INDEX_WIDTH - 1) / 3;
+	const struct prof_proc **names = xmalloc((size_t)p->nprocs * sizeof(*names));
+	int *cycles = xmalloc((size_t)p->ncycles * sizeof(*cycles));
+	struct cg g;
+	int nnames = 0, ncycles = 0, todo, rows, i, j, k;
+
+	cg_prepare(&g, p, o);
+	for (i = 0; i < p->nprocs; i++)
+		if (o->zero || p->procs[i].calls != 0 || p->procs[i].self != 0)
+			names[nnames++] = &p->procs[i];
+	qsort(names, (size_t)nnames, sizeof(*names), cmp_name);
+	for (k = 1; k <= g.max_cycle; k++)
+		if (g.cycle_pos[k] >= 0)
+			cycles[ncycles++] = g.cycle_pos[k];
+	todo = nnames + ncycles;
+
+	fputs("\f\nIndex by function name\n\n", out);
+	rows = (todo + 2) / 3;
+	for (i = 0; i < rows; i++) {
+		int col = 0, start = 0;
+
+		for (j = i; j < todo; j += rows) {
+			char buf[32];
+			int shown, index;
+
+			if (j < nnames) {
+				int proc = (int)(names[j] - p->procs);
+
+				shown = g.proc_shown[proc];
+				index = g.proc_index[proc];
+			} else {
+				shown = g.cycle_shown[cycles[j - nnames]];
+				index = g.cycle_index[cycles[j - nnames]];
+			}
+			snprintf(buf, sizeof(buf), shown ? "[%d]" : "(%d)", index);
+			col += (int)strlen(buf);
+			for (; col < start + 5; col++)
+				fputc(' ', out);
+			fprintf(out, " %s ", buf);
+			if (j < nnames) {
+				fputs(names[j]->name, out);
+				col += (int)strlen(names[j]->name);
+			} else {
+				snprintf(buf, sizeof(buf), "<cycle %d>",
+					 p->cycles[cycles[j - nnames]].number);
+				fputs(buf, out);
+				col += (int)strlen(buf);
+			}
+			start += column_width;
+		}
+		fputc('\n', out);
+	}
+	cg_free(&g);
+	free(cycles);
+	free(names);
+}

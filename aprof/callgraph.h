@@ -1,0 +1,28 @@
+/*
+** callgraph.h -- the call graph and its index by function name in GNU gprof
+** 2.40's layout (gprof/cg_print.c), with aprof's measured arc times.
+*/
+#ifndef APROF_APROF_CALLGRAPH_H
+#define APROF_APROF_CALLGRAPH_H
+
+#include <stdio.h>
+
+#include "aprof/profile.h"
+#include "aprof/report.h"
+
+/*
+** Prints P's call graph on OUT as gprof 2.40's cg_print() does, without the
+** blurb (report.c adds it): title, granularity line, header, then one entry
+** per routine or cycle O selects, in gprof's cmp_total order, each ending
+** in 47 dashes.  Times in seconds (ticks / P->ticks_per_second).
+*/
+void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o);
+
+/*
+** Prints the index by function name on OUT as gprof 2.40's cg_print_index()
+** does: "\f", the title, then the routines by name and the cycles, in three
+** columns, each with its call-graph index.
+*/
+void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o);
+
+#endif /* APROF_APROF_CALLGRAPH_H */

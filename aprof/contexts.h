@@ -1,0 +1,21 @@
+/*
+** contexts.h -- the -S/--contexts listing: every context as recorded, the raw
+** data the reports are computed from.
+*/
+#ifndef APROF_APROF_CONTEXTS_H
+#define APROF_APROF_CONTEXTS_H
+
+#include <stdio.h>
+
+#include "aprof/amon_read.h"
+#include "aprof/symbols.h"
+
+/*
+** Prints one line per context of D (identical histories of different threads
+** merged, in order of first appearance): calls, direct recursive calls,
+** seconds and the history s_1 > ... > s_n, an unmarked entry (Spivey's
+** m_i = F: an older activation kept only for its arcs) in parentheses.
+*/
+void contexts_print(FILE *out, const struct amon_data *d, const struct symbols *syms);
+
+#endif /* APROF_APROF_CONTEXTS_H */

@@ -1,0 +1,19 @@
+/*
+** flat.h -- the flat profile in GNU gprof 2.40's layout (gprof/hist.c).
+*/
+#ifndef APROF_APROF_FLAT_H
+#define APROF_APROF_FLAT_H
+
+#include <stdio.h>
+
+#include "aprof/profile.h"
+#include "aprof/report.h"
+
+/*
+** Prints P's flat profile on OUT as gprof 2.40's hist_print() does, without
+** the blurb (report.c adds it).  Times in seconds: ticks divided by
+** P->ticks_per_second; the per-call columns are scaled by an SI prefix.
+*/
+void flat_print(FILE *out, const struct profile *p, const struct report_options *o);
+
+#endif /* APROF_APROF_FLAT_H */

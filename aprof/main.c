@@ -1,0 +1,185 @@
+/*
+** main.c -- aprof: read amon.out and print gprof-format reports whose times
+** are exact per context (J. M. Spivey, "Fast, accurate call graph
+** profiling").  The pipeline, one stage per module, as gprof's main:
+** options -> amon_read -> symbols_load -> profile_build -> reports.
+*/
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aprof/amon_read.h"
+#include "aprof/contexts.h"
+#include "aprof/profile.h"
+#include "aprof/report.h"
+#include "aprof/symbols.h"
+#include "aprof/util.h"
+
+/* Everything the command line says. */
+struct options {
+	struct report_options report;
+	int contexts;            /* -S: list the contexts */
+	int demangle;            /* --[no-]demangle */
+	const char *exe;         /* default a.out, as gprof */
+	const char *amon;        /* default amon.out */
+};
+
+enum { OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP };
+
+static const struct option long_options[] = {
+	/* output styles (gprof(1)) */
+	{ "flat-profile", optional_argument, NULL, 'p' },
+	{ "no-flat-profile", optional_argument, NULL, 'P' },
+	{ "graph", optional_argument, NULL, 'q' },
+	{ "no-graph", optional_argument, NULL, 'Q' },
+	{ "contexts", no_argument, NULL, 'S' },
+	/* how to print */
+	{ "brief", no_argument, NULL, 'b' },
+	{ "display-unused-functions", no_argument, NULL, 'z' },
+	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	/* miscellaneous */
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 },
+};
+
+
+static void usage(FILE *out, int status) __attribute__((noreturn));
+
+static void usage(FILE *out, int status)
+{
+	fprintf(out,
+		"Usage: aprof [options] [executable [amon.out]]\n"
+		"Print a call-graph profile from amon.out, written by a program built with\n"
+		"gcc -finstrument-functions and linked with -laprof.  Defaults: a.out, amon.out.\n"
+		"\n"
+		"  -p[NAME], --flat-profile[=NAME]     print the flat profile (of NAME only)\n"
+		"  -P[NAME], --no-flat-profile[=NAME]  no flat profile (leave NAME out of it)\n"
+		"  -q[NAME], --graph[=NAME]            print the call graph (NAME's entry only)\n"
+		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
+		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
+		"  -b, --brief                         leave out the explanations\n"
+		"  -z, --display-unused-functions      also list routines never called\n"
+		"      --[no-]demangle                 (do not) demangle C++ names\n"
+		"      --help                          print this help and exit\n"
+		"  -v, --version                       print the version and exit\n"
+		"\n"
+		"-p, -q and -S choose what is printed; without any, the flat profile and the\n"
+		"call graph are.  NAME options may be repeated.  See aprof(1).\n");
+	exit(status);
+}
+
+
+static void symspec_add(struct symspec *s, const char *name)
+{
+	s->names = xrealloc(s->names, (size_t)(s->n + 1) * sizeof s->names[0]);
+	s->names[s->n++] = name;
+}
+
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c, chosen = 0, no_flat = 0, no_graph = 0;
+
+	memset(o, 0, sizeof *o);
+	o->demangle = 1;
+	opterr = 0; /* our own one-line message below */
+	while ((c = getopt_long(argc, argv, ":p::P::q::Q::Sbzv", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->report.flat = chosen = 1;
+			if (optarg)
+				symspec_add(&o->report.flat_only, optarg);
+			break;
+		case 'P':
+			if (optarg)
+				symspec_add(&o->report.flat_exclude, optarg);
+			else
+				no_flat = 1;
+			break;
+		case 'q':
+			o->report.graph = chosen = 1;
+			if (optarg)
+				symspec_add(&o->report.graph_only, optarg);
+			break;
+		case 'Q':
+			if (optarg)
+				symspec_add(&o->report.graph_exclude, optarg);
+			else
+				no_graph = 1;
+			break;
+		case 'S':
+			o->contexts = chosen = 1;
+			break;
+		case 'b':
+			o->report.brief = 1;
+			break;
+		case 'z':
+			o->report.zero = 1;
+			break;
+		case OPT_DEMANGLE:
+			o->demangle = 1;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->demangle = 0;
+			break;
+		case OPT_HELP:
+			usage(stdout, 0);
+		case 'v':
+			printf("aprof (%s) %s\n"
+			       "Call-graph profiles after J. M. Spivey, \"Fast, accurate call graph "
+			       "profiling\".\n", PACKAGE_NAME, PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			util_die("option '%s' needs an argument (try --help)", argv[optind - 1]);
+		default:
+			if (optopt != 0 && optopt < 256)
+				util_die("unknown option '-%c' (try --help)", optopt);
+			util_die("unknown option '%s' (try --help)", argv[optind - 1]);
+		}
+	}
+	if (!chosen)
+		o->report.flat = o->report.graph = 1;
+	if (no_flat)
+		o->report.flat = 0;
+	if (no_graph)
+		o->report.graph = 0;
+	o->exe = optind < argc ? argv[optind++] : "a.out";
+	o->amon = optind < argc ? argv[optind++] : "amon.out";
+	if (optind < argc)
+		util_die("too many arguments: '%s' (one executable, one amon.out; try --help)",
+			 argv[optind]);
+}
+
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct amon_data *data;
+	struct symbols *syms;
+	struct profile *prof;
+	int t;
+
+	parse_options(argc, argv, &o);
+	data = amon_read(o.amon);
+	syms = symbols_load(data, o.exe, o.demangle);
+	prof = profile_build(data, syms);
+	for (t = 0; t < data->nthreads; t++)
+		if (data->threads[t].flags & AMON_THREAD_INCOMPLETE)
+			util_warn("%s: thread %llu ran out of memory: some calls were not profiled",
+				  o.amon, (unsigned long long)data->threads[t].tid);
+	if (o.report.flat || o.report.graph)
+		report_gprof(stdout, prof, &o.report);
+	if (o.contexts) {
+		if (o.report.flat || o.report.graph)
+			fputs("\f\n", stdout);
+		contexts_print(stdout, data, syms);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		util_die("error writing the report");
+	return 0;
+}

@@ -1,0 +1,287 @@
+/*
+** profile.c -- charging contexts to routines and arcs, after Spivey,
+** "Presenting the results".  Each context's time goes once to every routine
+** active in it (self to the running one, child to the others) and to the arcs
+** of its marked items, so no time is ever divided by call counts.
+*/
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aprof/cycles.h"
+#include "aprof/profile.h"
+#include "aprof/util.h"
+
+/* Addresses seen in histories, sorted, each with its routine. */
+struct addr_map {
+	uint64_t *addr;
+	int *proc;
+	size_t n;
+};
+
+/* Arcs by (from, to): open addressing, a power-of-two table kept half empty. */
+struct arc_table {
+	struct prof_arc **slot;
+	size_t mask, used;
+};
+
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+
+static int map_lookup(const struct addr_map *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->addr[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return m->proc[lo]; /* every history address is in the map */
+}
+
+
+/*
+** Gives every distinct history address a routine: its symbol's, or a
+** routine of its own named by the address if no symbol holds it.
+*/
+static void map_routines(struct profile *p, struct addr_map *m, const struct amon_data *d,
+			 const struct symbols *syms)
+{
+	size_t total = 0, i, k;
+	int t;
+
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++)
+			total += d->threads[t].contexts[i].depth;
+	m->addr = xmalloc(total * sizeof m->addr[0]);
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++) {
+			const struct amon_context_info *c = &d->threads[t].contexts[i];
+
+			for (k = 0; k < c->depth; k++)
+				m->addr[m->n++] = AMON_ADDR(c->history[k]);
+		}
+	qsort(m->addr, m->n, sizeof m->addr[0], u64_cmp);
+	for (i = k = 0; i < m->n; i++)
+		if (k == 0 || m->addr[k - 1] != m->addr[i])
+			m->addr[k++] = m->addr[i];
+	m->n = k;
+	m->proc = xmalloc(m->n * sizeof m->proc[0]);
+	p->procs = xcalloc(m->n, sizeof p->procs[0]);
+	for (i = 0; i < m->n; i++) {
+		const struct symbol *s = symbols_find(syms, d, m->addr[i]);
+		uint64_t key = s != NULL ? s->addr : m->addr[i];
+
+		/* Addresses are sorted, so those of one symbol are adjacent. */
+		if (p->nprocs > 0 && p->procs[p->nprocs - 1].addr == key) {
+			m->proc[i] = p->nprocs - 1;
+			continue;
+		}
+		if (s != NULL) {
+			p->procs[p->nprocs].name = s->name;
+		} else {
+			char buf[32];
+
+			snprintf(buf, sizeof buf, "0x%" PRIx64, m->addr[i]);
+			p->procs[p->nprocs].name = xstrdup(buf);
+		}
+		p->procs[p->nprocs].addr = key;
+		m->proc[i] = p->nprocs++;
+	}
+}
+
+
+static size_t arc_hash(const struct arc_table *t, int from, int to)
+{
+	uint64_t k = ((uint64_t)(uint32_t)from << 32) | (uint32_t)to;
+
+	return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 32) & t->mask;
+}
+
+
+/* The arc FROM -> TO, created empty if new. */
+static struct prof_arc *arc_get(struct profile *p, struct arc_table *t, int from, int to)
+{
+	size_t i;
+	struct prof_arc *a;
+
+	if (2 * (t->used + 1) > t->mask + 1) {
+		struct arc_table bigger = { xcalloc(2 * (t->mask + 1), sizeof(void *)),
+					    2 * (t->mask + 1) - 1, t->used };
+
+		for (i = 0; i <= t->mask; i++)
+			if (t->slot[i] != NULL) {
+				size_t j = arc_hash(&bigger, t->slot[i]->from, t->slot[i]->to);
+
+				while (bigger.slot[j] != NULL)
+					j = (j + 1) & bigger.mask;
+				bigger.slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		*t = bigger;
+	}
+	for (i = arc_hash(t, from, to); t->slot[i] != NULL; i = (i + 1) & t->mask)
+		if (t->slot[i]->from == from && t->slot[i]->to == to)
+			return t->slot[i];
+	a = t->slot[i] = xcalloc(1, sizeof *a);
+	t->used++;
+	a->from = from;
+	a->to = to;
+	a->next_in = p->procs[to].in;
+	p->procs[to].in = a;
+	if (from != PROF_SPONTANEOUS) {
+		a->next_out = p->procs[from].out;
+		p->procs[from].out = a;
+	}
+	return a;
+}
+
+
+/*
+** Charges one context (history H of N routines, marks M) with its ticks T and
+** CALLS, REC (Spivey, "Presenting the results").  Every active routine has
+** exactly one marked entry, so each is charged once.
+*/
+static void charge(struct profile *p, struct arc_table *arcs, const int *h, const char *m,
+		   uint32_t n, uint64_t t, uint64_t calls, uint64_t rec)
+{
+	int running = h[n - 1];
+	uint32_t i;
+
+	p->procs[running].calls += calls;
+	p->procs[running].rec += rec;
+	p->procs[running].self += t;
+	p->total += t;
+	for (i = 0; i < n; i++) {
+		struct prof_arc *in;
+
+		if (!m[i])
+			continue;
+		if (i + 1 < n) { /* outgoing arc of item s_{i-1}[s_i]s_{i+1} */
+			struct prof_arc *out = arc_get(p, arcs, h[i], h[i + 1]);
+
+			if (h[i + 1] == running)
+				out->self1 += t;
+			else
+				out->child1 += t;
+			p->procs[h[i]].child += t;
+		}
+		in = arc_get(p, arcs, i > 0 ? h[i - 1] : PROF_SPONTANEOUS, h[i]);
+		if (h[i] == running)
+			in->self2 += t;
+		else
+			in->child2 += t;
+		if (i + 1 == n)
+			in->count += calls;
+	}
+}
+
+
+/* Adds to each cycle the ticks of every context in which any member is active. */
+static void cycle_times(struct profile *p, const int *h, const char *m, uint32_t n, uint64_t t,
+			int *seen)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		int c = p->procs[h[i]].cycle;
+
+		if (m[i] && c != 0 && seen[c - 1] == 0) {
+			seen[c - 1] = 1;
+			p->cycles[c - 1].child += t;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (p->procs[h[i]].cycle != 0)
+			seen[p->procs[h[i]].cycle - 1] = 0;
+}
+
+
+/*
+** Walks every context of D with its history mapped to routines: pass 0
+** charges routines and arcs, pass 1 (cycles known) charges cycles.
+*/
+static void each_context(struct profile *p, const struct amon_data *d, const struct addr_map *map,
+			 int pass, struct arc_table *arcs, int *seen)
+{
+	uint32_t maxdepth = 0, k;
+	int *h;
+	char *m;
+	size_t i;
+	int t;
+
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++)
+			if (d->threads[t].contexts[i].depth > maxdepth)
+				maxdepth = d->threads[t].contexts[i].depth;
+	h = xmalloc((maxdepth + 1) * sizeof h[0]);
+	m = xmalloc(maxdepth + 1);
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++) {
+			const struct amon_context_info *c = &d->threads[t].contexts[i];
+
+			if (c->depth == 0) {
+				if (pass == 0)
+					p->root_ticks += c->ticks;
+				continue;
+			}
+			for (k = 0; k < c->depth; k++) {
+				h[k] = map_lookup(map, AMON_ADDR(c->history[k]));
+				m[k] = AMON_MARKED(c->history[k]);
+			}
+			if (pass == 0)
+				charge(p, arcs, h, m, c->depth, c->ticks, c->calls, c->rec);
+			else
+				cycle_times(p, h, m, c->depth, c->ticks, seen);
+		}
+	free(h);
+	free(m);
+}
+
+
+struct profile *profile_build(const struct amon_data *d, const struct symbols *syms)
+{
+	struct profile *p = xcalloc(1, sizeof *p);
+	struct addr_map map = { NULL, NULL, 0 };
+	struct arc_table arcs = { xcalloc(64, sizeof(void *)), 63, 0 };
+	int *seen, c;
+
+	p->ticks_per_second = d->header.ticks_per_second;
+	map_routines(p, &map, d, syms);
+	each_context(p, d, &map, 0, &arcs, NULL);
+	cycles_find(p);
+	/* A cycle's active time comes from the contexts; its child time is the rest. */
+	seen = xcalloc((size_t)p->ncycles + 1, sizeof(int));
+	each_context(p, d, &map, 1, NULL, seen);
+	for (c = 0; c < p->ncycles; c++)
+		p->cycles[c].child -= p->cycles[c].self;
+	free(seen);
+	free(arcs.slot);
+	free(map.addr);
+	free(map.proc);
+	return p;
+}
+
+
+struct prof_arc *profile_arc(const struct profile *p, int from, int to)
+{
+	struct prof_arc *a;
+
+	for (a = p->procs[to].in; a != NULL; a = a->next_in)
+		if (a->from == from)
+			return a;
+	return NULL;
+}

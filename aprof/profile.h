@@ -1,0 +1,83 @@
+/*
+** profile.h -- the analysed profile: routines, arcs and cycles with the times
+** Spivey's "Presenting the results" charges to them, built from the contexts
+** of amon.out.  The reports (flat.c, callgraph.c) only read this.
+*/
+#ifndef APROF_APROF_PROFILE_H
+#define APROF_APROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aprof/amon_read.h"
+#include "aprof/symbols.h"
+
+/*
+** An arc FROM -> TO of the call graph.  For every context, each marked item
+** A[B]C charges the context's time t (Spivey's rules):
+**   outgoing arc B -> C: self1 if C is running, else child1;
+**   incoming arc A -> B: self2 if B is running, else child2;
+** and the context's calls go to the arc into its running routine.  Without
+** mutual recursion self1 = self2 and child1 = child2; with it the incoming
+** times also cover time B spent under its own recursive calls.
+*/
+struct prof_arc {
+	int from, to;              /* routine indices; from is PROF_SPONTANEOUS for items [B]C */
+	uint64_t count;            /* calls along the arc (direct recursion excluded) */
+	uint64_t self1, child1;    /* outgoing, ticks */
+	uint64_t self2, child2;    /* incoming, ticks */
+	struct prof_arc *next_in;  /* next arc with the same 'to' */
+	struct prof_arc *next_out; /* next arc with the same 'from' */
+};
+
+#define PROF_SPONTANEOUS (-1) /* the caller of a routine found as s_1: <spontaneous> */
+
+/*
+** A routine.  self + child is the exact time during which it was active,
+** counted once however deep its recursion.
+*/
+struct prof_proc {
+	const char *name;          /* display name (demangled unless --no-demangle) */
+	uint64_t addr;             /* run-time entry address */
+	uint64_t calls;            /* non-recursive calls */
+	uint64_t rec;              /* direct recursive calls */
+	uint64_t self;             /* ticks while running */
+	uint64_t child;            /* ticks while active but not running */
+	int cycle;                 /* gprof cycle number (1...), 0 if in none */
+	struct prof_arc *in;       /* arcs into it, spontaneous one included */
+	struct prof_arc *out;      /* arcs out of it */
+};
+
+/*
+** A cycle in gprof's sense: a strongly connected component of the call graph
+** (direct recursion aside) with more than one routine.  Its numbers are exact:
+** self + child is the time during which any member was active.
+*/
+struct prof_cycle {
+	int number;                /* 1, 2, ... in call-graph order */
+	int *members;              /* routine indices */
+	int nmembers;
+	uint64_t self;             /* ticks while a member was running */
+	uint64_t child;            /* ticks while a member was active, none running */
+	uint64_t calls;            /* calls into members from outside the cycle */
+	uint64_t internal;         /* calls between distinct members */
+};
+
+/* The whole analysed profile. */
+struct profile {
+	struct prof_proc *procs;
+	int nprocs;
+	struct prof_cycle *cycles;
+	int ncycles;
+	double ticks_per_second;   /* divide ticks by this for seconds */
+	uint64_t total;            /* ticks charged to routines: the sum of every self */
+	uint64_t root_ticks;       /* ticks while no instrumented routine was active */
+};
+
+/* Builds the profile of DATA's contexts, naming addresses through SYMS. */
+struct profile *profile_build(const struct amon_data *data, const struct symbols *syms);
+
+/* The arc FROM -> TO in P, or NULL. */
+struct prof_arc *profile_arc(const struct profile *p, int from, int to);
+
+#endif /* APROF_APROF_PROFILE_H */

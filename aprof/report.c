@@ -1,0 +1,57 @@
+/*
+** report.c -- the gprof-format reports: which sections to print, in which
+** order, with which separators and blurbs (GNU gprof 2.40's gprof.c main,
+** hist.c hist_print and cg_print.c cg_print / cg_print_index).
+*/
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "aprof/blurbs.h"
+#include "aprof/callgraph.h"
+#include "aprof/flat.h"
+#include "aprof/report.h"
+
+/*
+** True if NAME is one of SPEC's names (exact match, as aprof's symspecs are
+** plain routine names; gprof also accepts file:line forms).  An empty or
+** NULL SPEC holds nothing.
+*/
+int symspec_has(const struct symspec *spec, const char *name)
+{
+	int i;
+
+	if (spec == NULL)
+		return 0;
+	for (i = 0; i < spec->n; i++)
+		if (strcmp(spec->names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+** Prints the reports O selects on OUT in gprof 2.40's layout: the flat
+** profile (O->flat), then the call graph and its index (O->graph), each
+** report followed by its blurb unless O->brief.  Every section after the
+** first starts with "\f\n"; the index always does, even with -b, as in
+** gprof (gprof2dot stops reading the call graph at that line).  Times in
+** seconds: ticks / P->ticks_per_second.  Dies only if P is inconsistent
+** (a routine in a cycle P does not have).
+*/
+void report_gprof(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	if (o->flat) {
+		flat_print(out, p, o);
+		if (!o->brief)
+			fputs(blurb_flat, out);
+	}
+	if (o->graph) {
+		if (o->flat)
+			fputs("\f\n", out);
+		callgraph_print(out, p, o);
+		if (!o->brief)
+			fputs(blurb_callgraph, out);
+		callgraph_index(out, p, o);
+	}
+}

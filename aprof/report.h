@@ -1,0 +1,40 @@
+/*
+** report.h -- what the gprof-format reports (flat.c, callgraph.c) print and
+** how; filled from the command line by main.c.
+*/
+#ifndef APROF_APROF_REPORT_H
+#define APROF_APROF_REPORT_H
+
+#include <stdio.h>
+
+#include "aprof/profile.h"
+
+/* A gprof symspec list: routine names given to -p, -P, -q or -Q. */
+struct symspec {
+	const char **names;
+	int n;
+};
+
+/* Report selection and layout, as gprof's options (gprof(1)). */
+struct report_options {
+	int flat;                    /* print the flat profile (-p; default on) */
+	int graph;                   /* print the call graph and its index (-q; default on) */
+	int brief;                   /* -b: leave out the blurbs */
+	int zero;                    /* -z: also list routines never called and never charged */
+	struct symspec flat_only;    /* -pNAME: flat profile of these routines only */
+	struct symspec flat_exclude; /* -PNAME: leave these out of the flat profile */
+	struct symspec graph_only;   /* -qNAME: call-graph entries of these only */
+	struct symspec graph_exclude;/* -QNAME: leave these entries out of the call graph */
+};
+
+/* True if NAME is in SPEC. */
+int symspec_has(const struct symspec *spec, const char *name);
+
+/*
+** Prints the reports O selects in GNU gprof 2.40's layout: the flat profile
+** and its blurb, then "\f", the call graph and its blurb, then "\f" and the
+** index by function name.  Times in seconds (ticks / P->ticks_per_second).
+*/
+void report_gprof(FILE *out, const struct profile *p, const struct report_options *o);
+
+#endif /* APROF_APROF_REPORT_H */

@@ -1,0 +1,170 @@
+/*
+** symbols.c -- libbfd symbol tables (the recipe of gprof's corefile.c:
+** bfd_openr, bfd_check_format, bfd_canonicalize_symtab, keep functions).
+*/
+#include <config.h>
+
+#include <bfd.h>
+#include <libiberty/demangle.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aprof/symbols.h"
+#include "aprof/util.h"
+
+/* Preference when several symbols share an address: global, then weak, then local. */
+static int symbol_rank(const asymbol *s)
+{
+	if (s->flags & BSF_GLOBAL)
+		return 0;
+	if (s->flags & BSF_WEAK)
+		return 1;
+	return 2;
+}
+
+
+/* A symbol as collected, before duplicates at one address are dropped. */
+struct candidate {
+	uint64_t addr;
+	int rank;
+	const char *name;
+	bfd *abfd;
+};
+
+
+static int candidate_cmp(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+
+static bfd *open_object(const char *path)
+{
+	bfd *abfd = bfd_openr(path, NULL);
+
+	if (abfd == NULL)
+		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
+	abfd->flags |= BFD_DECOMPRESS;
+	if (!bfd_check_format(abfd, bfd_object))
+		util_die("%s: not an object file: %s", path, bfd_errmsg(bfd_get_error()));
+	return abfd;
+}
+
+
+/* Dies unless ABFD's build-id is the one M recorded (when both have one). */
+static void check_build_id(bfd *abfd, const char *path, const struct amon_module_info *m,
+			   const char *amon)
+{
+	const struct bfd_build_id *id = abfd->build_id;
+
+	if (m->build_id_length == 0 || id == NULL)
+		return;
+	if (id->size != m->build_id_length || memcmp(id->data, m->build_id, id->size) != 0)
+		util_die("%s: build-id differs from the one in %s (%s was written by another "
+			 "build of %s)", path, amon, amon, m->path);
+}
+
+
+/*
+** Appends to *C the function symbols of module M, read from PATH.  Returns
+** the number added; an executable with none is stripped and fatal.
+*/
+static size_t collect(struct candidate **c, size_t *n, const char *path,
+		      const struct amon_module_info *m, const char *amon)
+{
+	bfd *abfd = open_object(path);
+	asymbol **table;
+	long size, count, i;
+	size_t added = 0;
+
+	check_build_id(abfd, path, m, amon);
+	size = bfd_get_symtab_upper_bound(abfd);
+	if (size < 0)
+		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
+	table = xmalloc((size_t)size);
+	count = bfd_canonicalize_symtab(abfd, table);
+	if (count < 0)
+		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
+	*c = xrealloc(*c, (*n + (size_t)count + 1) * sizeof **c);
+	for (i = 0; i < count; i++) {
+		asymbol *s = table[i];
+
+		if (!(s->flags & BSF_FUNCTION) || s->section == NULL ||
+		    !(s->section->flags & SEC_CODE) || bfd_is_und_section(s->section))
+			continue;
+		(*c)[*n].addr = bfd_asymbol_value(s) + m->load_bias;
+		(*c)[*n].rank = symbol_rank(s);
+		(*c)[*n].name = bfd_asymbol_name(s);
+		(*c)[*n].abfd = abfd;
+		(*n)++;
+		added++;
+	}
+	if (added == 0 && m->is_exe)
+		util_die("%s: no symbols (stripped executable?)", path);
+	/* TABLE and ABFD stay open: the names point into them. */
+	return added;
+}
+
+
+struct symbols *symbols_load(const struct amon_data *d, const char *exe, int demangle)
+{
+	struct symbols *s = xcalloc(1, sizeof *s);
+	struct candidate *c = NULL;
+	size_t n = 0, i;
+	int k;
+
+	if (bfd_init() != BFD_INIT_MAGIC)
+		util_die("libbfd version mismatch");
+	for (k = 0; k < d->nmodules; k++) {
+		const struct amon_module_info *m = &d->modules[k];
+
+		collect(&c, &n, m->is_exe ? exe : m->path, m, d->path);
+	}
+	qsort(c, n, sizeof c[0], candidate_cmp);
+	s->syms = xcalloc(n, sizeof s->syms[0]);
+	for (i = 0; i < n; i++) {
+		char *dm;
+
+		if (s->n > 0 && s->syms[s->n - 1].addr == c[i].addr)
+			continue; /* an alias: the best-ranked name is already in */
+		dm = demangle ? bfd_demangle(c[i].abfd, c[i].name, DMGL_PARAMS | DMGL_ANSI) : NULL;
+		s->syms[s->n].addr = c[i].addr;
+		s->syms[s->n].name = dm != NULL ? dm : xstrdup(c[i].name);
+		s->n++;
+	}
+	free(c);
+	return s;
+}
+
+
+const struct symbol *symbols_find(const struct symbols *s, const struct amon_data *d,
+				  uint64_t addr)
+{
+	size_t lo = 0, hi = s->n;
+	int k;
+
+	while (lo < hi) { /* first symbol above ADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	/* The symbol must lie in the module that holds ADDR. */
+	for (k = 0; k < d->nmodules; k++) {
+		const struct amon_module_info *m = &d->modules[k];
+
+		if (addr >= m->start && addr < m->end)
+			return s->syms[lo - 1].addr >= m->start ? &s->syms[lo - 1] : NULL;
+	}
+	return NULL;
+}

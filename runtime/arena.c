@@ -1,0 +1,47 @@
+/*
+** arena.c -- mmap-backed bump allocation for the runtime's own data.
+*/
+#include <config.h>
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "arena.h"
+
+#define ARENA_CHUNK ((size_t)1 << 20) /* 1 MiB: a few thousand contexts */
+
+
+APROF_NOINSTR void *aprof_map(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+
+APROF_NOINSTR void aprof_unmap(void *p, size_t size)
+{
+	munmap(p, size);
+}
+
+
+APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size)
+{
+	char *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->next) < size) {
+		/* Start a new chunk; the tail of the old one is abandoned. */
+		size_t chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		p = aprof_map(chunk);
+		if (p == NULL)
+			return NULL;
+		a->next = p;
+		a->end = p + chunk;
+		a->mapped += chunk;
+	}
+	p = a->next;
+	a->next += size;
+	return p;
+}

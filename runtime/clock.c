@@ -1,0 +1,62 @@
+/*
+** clock.c -- clock choice and calibration.
+*/
+#include <config.h>
+
+#include <time.h>
+
+#include "clock.h"
+
+#define CALIBRATION_NS 20000000ull /* shortest calibration interval: 20 ms */
+
+APROF_HIDDEN uint32_t aprof_clock_kind = AMON_CLOCK_MONOTONIC;
+
+APROF_HIDDEN uint64_t aprof_clock_start;
+static uint64_t start_ns; /* CLOCK_MONOTONIC read with aprof_clock_start */
+
+
+APROF_NOINSTR uint64_t aprof_clock_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+
+APROF_NOINSTR void aprof_clock_init(int monotonic)
+{
+#if defined(__x86_64__)
+	aprof_clock_kind = monotonic ? AMON_CLOCK_MONOTONIC : AMON_CLOCK_TSC;
+#elif defined(__aarch64__)
+	aprof_clock_kind = monotonic ? AMON_CLOCK_MONOTONIC : AMON_CLOCK_CNTVCT;
+#else
+	(void)monotonic;
+	aprof_clock_kind = AMON_CLOCK_MONOTONIC;
+#endif
+	start_ns = aprof_clock_monotonic();
+	aprof_clock_start = aprof_clock_read();
+}
+
+
+APROF_NOINSTR double aprof_clock_ticks_per_second(void)
+{
+	uint64_t ns, ticks;
+
+	if (aprof_clock_kind == AMON_CLOCK_MONOTONIC)
+		return 1e9;
+#if defined(__aarch64__)
+	{
+		uint64_t f;
+
+		__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+		if (f != 0)
+			return (double)f;
+	}
+#endif
+	do {
+		ns = aprof_clock_monotonic();
+		ticks = aprof_clock_read();
+	} while (ns - start_ns < CALIBRATION_NS);
+	return (double)(ticks - aprof_clock_start) * 1e9 / (double)(ns - start_ns);
+}

@@ -1,0 +1,19 @@
+/*
+** internal.h -- macros every libaprof module uses.  Nothing here is exported.
+*/
+#ifndef APROF_RUNTIME_INTERNAL_H
+#define APROF_RUNTIME_INTERNAL_H
+
+/*
+** Every runtime function carries APROF_NOINSTR: the runtime must never call
+** its own hooks, whatever CFLAGS the user builds it with (GCC places
+** -finstrument-functions after our per-target flags, so a flag alone cannot
+** guarantee it).  Everything is hidden but the hooks and the <aprof.h> API.
+*/
+#define APROF_NOINSTR __attribute__((no_instrument_function))
+#define APROF_HIDDEN __attribute__((visibility("hidden")))
+#define APROF_API __attribute__((visibility("default"))) APROF_NOINSTR
+#define APROF_LIKELY(x) __builtin_expect(!!(x), 1)
+#define APROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#endif /* APROF_RUNTIME_INTERNAL_H */

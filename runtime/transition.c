@@ -1,0 +1,165 @@
+/*
+** transition.c -- the finite-state machine of contexts: its table, the
+** creation of contexts, and steps B1-B3 of Spivey's method.
+*/
+#include <config.h>
+
+#include <string.h>
+
+#include "history.h"
+#include "transition.h"
+
+#define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
+
+
+APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
+							const uint64_t *h, uint32_t n)
+{
+	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0]);
+
+	if (c == NULL)
+		return NULL;
+	c->depth = n;
+	memcpy(c->history, h, n * sizeof h[0]);
+	*m->tail = c;
+	m->tail = &c->next;
+	m->contexts++;
+	return c;
+}
+
+
+APROF_NOINSTR int aprof_machine_init(struct aprof_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->slots = aprof_map(TABLE_INITIAL * sizeof m->slots[0]);
+	if (m->slots == NULL)
+		return -1;
+	m->mask = TABLE_INITIAL - 1;
+	m->tail = &m->first;
+	m->root = context_new(m, NULL, 0);
+	return m->root == NULL ? -1 : 0;
+}
+
+
+/* The slot holding key (FROM, PROC), or the empty slot where it would go. */
+APROF_NOINSTR static struct aprof_transition *slot_find(struct aprof_machine *m,
+							const struct aprof_context *from,
+							uintptr_t proc)
+{
+	size_t i = aprof_transition_hash(m, from, proc);
+
+	for (;; i = (i + 1) & m->mask) {
+		struct aprof_transition *t = &m->slots[i];
+
+		if (t->proc == 0 || (t->from == from && t->proc == proc))
+			return t;
+	}
+}
+
+
+/* Doubles the table; returns -1 (table unchanged) if no memory. */
+APROF_NOINSTR static int table_grow(struct aprof_machine *m)
+{
+	struct aprof_transition *old = m->slots;
+	size_t i, n = m->mask + 1;
+
+	m->slots = aprof_map(2 * n * sizeof old[0]);
+	if (m->slots == NULL) {
+		m->slots = old;
+		return -1;
+	}
+	m->mask = 2 * n - 1;
+	for (i = 0; i < n; i++)
+		if (old[i].proc != 0)
+			*slot_find(m, old[i].from, old[i].proc) = old[i];
+	aprof_unmap(old, n * sizeof old[0]);
+	return 0;
+}
+
+
+/* Adds key (FROM, PROC) -> TO; returns 0, or -1 if the table cannot grow. */
+APROF_NOINSTR static int table_put(struct aprof_machine *m, const struct aprof_context *from,
+				   uintptr_t proc, struct aprof_context *to)
+{
+	struct aprof_transition *t;
+
+	if (2 * (m->used + 1) > m->mask + 1 && table_grow(m) != 0)
+		return -1;
+	t = slot_find(m, from, proc);
+	if (t->proc == 0)
+		m->used++;
+	t->from = from;
+	t->proc = proc;
+	t->to = to;
+	return 0;
+}
+
+
+/* Makes sure the scratch history holds N entries. */
+APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
+{
+	uint32_t size = m->scratch_size ? m->scratch_size : 64;
+	uint64_t *s;
+
+	if (n <= m->scratch_size)
+		return 0;
+	while (size < n)
+		size *= 2;
+	s = aprof_arena_alloc(&m->arena, size * sizeof s[0]);
+	if (s == NULL)
+		return -1;
+	m->scratch = s;
+	m->scratch_size = size;
+	return 0;
+}
+
+
+/*
+** B2: the context whose history is H[0..N-1], found through the (NULL, proc)
+** list of contexts running the same routine; B3: a new one if none.
+*/
+APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *m,
+							  const uint64_t *h, uint32_t n)
+{
+	uintptr_t proc = (uintptr_t)AMON_ADDR(h[n - 1]);
+	struct aprof_transition *head = slot_find(m, NULL, proc);
+	struct aprof_context *c;
+
+	if (head->proc != 0)
+		for (c = head->to; c != NULL; c = c->same_proc)
+			if (c->depth == n && memcmp(c->history, h, n * sizeof h[0]) == 0)
+				return c; /* B2 */
+	if (head->proc == 0 && table_put(m, NULL, proc, NULL) != 0)
+		return NULL;
+	c = context_new(m, h, n); /* B3 */
+	if (c == NULL)
+		return NULL;
+	head = slot_find(m, NULL, proc); /* table_put may have moved it */
+	c->same_proc = head->to;
+	head->to = c;
+	return c;
+}
+
+
+APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
+							  struct aprof_context *from, uintptr_t proc)
+{
+	struct aprof_transition *t = slot_find(m, from, proc);
+	struct aprof_context *to;
+	uint32_t n;
+
+	if (t->proc != 0)
+		return t->to; /* B1, after a collision */
+	if (scratch_reserve(m, from->depth + 1) != 0)
+		goto full;
+	n = aprof_history_next(from->history, from->depth, proc, m->scratch);
+	to = n == 0 ? from : context_intern(m, m->scratch, n);
+	if (to == NULL || table_put(m, from, proc, to) != 0)
+		goto full;
+	m->transitions++;
+	return to;
+full:
+	/* Staying in FROM keeps the shadow stack balanced; the report says the profile is incomplete. */
+	m->full = 1;
+	return from;
+}

@@ -1,0 +1,92 @@
+/*
+** transition.h -- contexts and the transition function of their finite-state
+** machine (Spivey, steps B1-B3), one machine per thread.
+*/
+#ifndef APROF_RUNTIME_TRANSITION_H
+#define APROF_RUNTIME_TRANSITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "internal.h"
+
+/*
+** A context: a state of the machine.  The counters come first so that the
+** hook touches one cache line of the context it charges.
+*/
+struct aprof_context {
+	uint64_t ticks;                   /* clock ticks charged while current */
+	uint64_t calls;                   /* entries by a non-recursive call */
+	uint64_t rec;                     /* direct recursive calls made while current */
+	struct aprof_context *same_proc;  /* next context whose s_n is the same routine (B2) */
+	struct aprof_context *next;       /* all contexts of the thread, in creation order */
+	uint32_t depth;                   /* n: entries in history */
+	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
+};
+
+/*
+** One slot of the transition table, keyed by (from, proc).  A key
+** (NULL, proc) is not a transition: its 'to' heads the list, through
+** 'same_proc', of every context whose running routine is proc; B2 searches it.
+** An empty slot has proc == 0 (entry addresses are never 0).
+*/
+struct aprof_transition {
+	const struct aprof_context *from;
+	uintptr_t proc;
+	struct aprof_context *to;
+};
+
+/*
+** A thread's machine: the transition table (open addressing, linear probing,
+** a power-of-two number of slots kept at most half full, so a probe needs no
+** division) and the contexts it has created.
+*/
+struct aprof_machine {
+	struct aprof_transition *slots;
+	size_t mask;                     /* slots - 1 */
+	size_t used;                     /* occupied slots (transitions and list heads) */
+	size_t transitions;              /* real transitions, excluding list heads */
+	struct aprof_context *root;      /* depth 0: no routine active */
+	struct aprof_context *first;     /* creation order, root first */
+	struct aprof_context **tail;
+	size_t contexts;                 /* contexts created, root included */
+	uint64_t *scratch;               /* room for a candidate history (A2-A5) */
+	uint32_t scratch_size;           /* entries 'scratch' holds */
+	struct aprof_arena arena;        /* contexts and scratch */
+	int full;                        /* memory ran out: the profile is incomplete */
+};
+
+/* Prepares M with an empty table and a root context; returns 0, or -1 if out of memory. */
+APROF_HIDDEN int aprof_machine_init(struct aprof_machine *m);
+
+/* Steps B2-B3 (and the B1 probe's collisions): the slow path of aprof_transition. */
+APROF_HIDDEN struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
+							 struct aprof_context *from, uintptr_t proc);
+
+/* The slot where the key (FROM, PROC) starts its probe sequence. */
+APROF_NOINSTR static inline size_t aprof_transition_hash(const struct aprof_machine *m,
+							 const struct aprof_context *from,
+							 uintptr_t proc)
+{
+	uint64_t k = ((uint64_t)(uintptr_t)from >> 4) ^ (uint64_t)proc;
+
+	return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 32) & m->mask;
+}
+
+/*
+** The context after FROM calls PROC.  B1: one probe of the table answers an
+** already-known transition; anything else goes to the slow path, which never
+** fails: if memory runs out it stays in FROM and sets M->full.
+*/
+APROF_NOINSTR static inline struct aprof_context *
+aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t proc)
+{
+	const struct aprof_transition *t = &m->slots[aprof_transition_hash(m, from, proc)];
+
+	if (APROF_LIKELY(t->from == from && t->proc == proc))
+		return t->to;
+	return aprof_transition_slow(m, from, proc);
+}
+
+#endif /* APROF_RUNTIME_TRANSITION_H */

@@ -1,0 +1,13 @@
+/*
+** check_aprof.h -- the Check suites of the unit-test binary (tests/check_main.c).
+*/
+#ifndef APROF_TESTS_CHECK_APROF_H
+#define APROF_TESTS_CHECK_APROF_H
+
+#include <check.h>
+
+Suite *suite_history(void);  /* runtime: steps A1-A5 and B1-B3 on Spivey's example */
+Suite *suite_report(void);   /* analyser: gprof-format text from a hand-built profile */
+
+
+#endif /* APROF_TESTS_CHECK_APROF_H */

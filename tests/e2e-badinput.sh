@@ -1,0 +1,48 @@
+#!/bin/sh
+# e2e-badinput.sh -- bad input gets exactly one line on stderr, naming the
+# problem, and exit status 1: never a crash, a hang or a report.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+# rejects NAME PATTERN ARGS...: aprof ARGS must fail with one stderr line matching PATTERN.
+rejects() {
+	name=$1 pattern=$2
+	shift 2
+	status=0
+	"$APROF" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+	lines=$(wc -l <"$WORK/err" | tr -d ' ')
+	if [ "$status" -ne 1 ]; then
+		fail "$name: exit status $status, want 1"
+	elif [ "$lines" -ne 1 ] || ! grep -q -- "$pattern" "$WORK/err"; then
+		fail "$name: stderr is not one line matching '$pattern': $(cat "$WORK/err")"
+	elif [ -s "$WORK/out" ]; then
+		fail "$name: printed a report anyway"
+	else
+		echo "ok: $name: $(cat "$WORK/err")"
+	fi
+}
+
+exe="$top_builddir/tests/s-calls"
+profile s-calls
+good="$WORK/amon.out"
+size=$(wc -c <"$good")
+
+rejects "missing amon.out" "nosuch.out: No such file or directory" "$exe" "$WORK/nosuch.out"
+rejects "missing executable" "nosuch-exe: No such file" "$WORK/nosuch-exe" "$good"
+rejects "not an amon.out" "not an amon.out file" "$exe" "$exe"
+head -c $((size / 2)) "$good" >"$WORK/half.out"
+rejects "truncated amon.out" "truncated file" "$exe" "$WORK/half.out"
+head -c 20 "$good" >"$WORK/short.out"
+rejects "truncated header" "truncated file" "$exe" "$WORK/short.out"
+: >"$WORK/empty.out"
+rejects "empty amon.out" "not an amon.out file" "$exe" "$WORK/empty.out"
+# Flip one byte in the middle: the CRC-32 seal must catch it.
+cp "$good" "$WORK/corrupt.out"
+printf '\377' | dd of="$WORK/corrupt.out" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+rejects "corrupted amon.out" "checksum mismatch" "$exe" "$WORK/corrupt.out"
+rejects "amon.out of another executable" "build-id differs" "$top_builddir/tests/s-shared" "$good"
+strip -o "$WORK/stripped" "$exe"
+rejects "stripped executable" "no symbols (stripped executable?)" "$WORK/stripped" "$good"
+rejects "unknown long option" "unknown option '--bogus'" --bogus "$exe" "$good"
+rejects "unknown short option" "unknown option '-j'" -j "$exe" "$good"
+rejects "too many arguments" "too many arguments" "$exe" "$good" extra
+finish
