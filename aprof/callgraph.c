@@ -34,6 +34,7 @@ struct cg_entry {
 	int number;         /* cycle number; 0 for a routine */
 };
 
+
 /* What the call graph and its index share: entry order, numbers and flags. */
 struct cg {
 	const struct profile *p;
@@ -48,6 +49,7 @@ struct cg {
 	int max_cycle;            /* largest cycle number */
 };
 
+
 /* One parent or child line: an arc and its sort keys (cmp_arc). */
 struct cg_line {
 	const struct prof_arc *arc;
@@ -57,6 +59,7 @@ struct cg_line {
 	uint64_t time;      /* the arc's self + children ticks for this side */
 };
 
+
 /* A cycle member and its sort keys (cmp_member). */
 struct cg_member {
 	int proc;
@@ -64,6 +67,7 @@ struct cg_member {
 	uint64_t time;      /* self + child */
 	uint64_t calls;     /* calls + rec */
 };
+
 
 /*
 ** gprof's cmp_total: time descending, a cycle before a routine, names not
@@ -93,6 +97,7 @@ static int cmp_total(const void *lp, const void *rp)
 	return c != 0 ? c : l->proc - r->proc;
 }
 
+
 /*
 ** gprof's cmp_arc in parent order (ascending): arcs within a cycle first, by
 ** count; then the others by time, then count.  Remaining ties put the
@@ -113,6 +118,7 @@ static int cmp_line(const void *lp, const void *rp)
 	return r->index - l->index;
 }
 
+
 /* gprof's cmp_member: time descending, then calls descending, then as listed. */
 static int cmp_member(const void *lp, const void *rp)
 {
@@ -126,6 +132,7 @@ static int cmp_member(const void *lp, const void *rp)
 	return l->pos - r->pos;
 }
 
+
 /* The cycle routine PROC belongs to, or NULL. */
 static const struct prof_cycle *cycle_of(const struct cg *g, int proc)
 {
@@ -134,11 +141,13 @@ static const struct prof_cycle *cycle_of(const struct cg *g, int proc)
 	return n != 0 ? &g->p->cycles[g->cycle_pos[n]] : NULL;
 }
 
+
 /* True if routines A and B are distinct members of one cycle. */
 static int same_cycle(const struct profile *p, int a, int b)
 {
 	return a != b && p->procs[a].cycle != 0 && p->procs[a].cycle == p->procs[b].cycle;
 }
+
 
 /* True if routine PROC has an entry despite -z being off (cg_print). */
 static int proc_nonzero(const struct prof_proc *r, const struct report_options *o)
@@ -146,11 +155,13 @@ static int proc_nonzero(const struct prof_proc *r, const struct report_options *
 	return o->zero || r->calls != 0 || r->rec != 0 || r->self != 0 || r->child != 0;
 }
 
+
 /* The same for cycle C. */
 static int cycle_nonzero(const struct prof_cycle *c, const struct report_options *o)
 {
 	return o->zero || c->calls != 0 || c->internal != 0 || c->self != 0 || c->child != 0;
 }
+
 
 /*
 ** Sets gprof's print flags (cg_arcs.c propagate_flags, inherit_flags): a
@@ -230,6 +241,7 @@ static void cg_flags(struct cg *g)
 	free(excl);
 }
 
+
 /*
 ** Fills G for P and O: cycle lookup, entries sorted by cmp_total and
 ** numbered 1... in that order (hidden ones too, as gprof), print flags.
@@ -285,6 +297,7 @@ static void cg_prepare(struct cg *g, const struct profile *p, const struct repor
 	cg_flags(g);
 }
 
+
 /* Frees what cg_prepare allocated. */
 static void cg_free(struct cg *g)
 {
@@ -295,6 +308,7 @@ static void cg_free(struct cg *g)
 	free(g->cycle_shown);
 	free(g->cycle_pos);
 }
+
 
 /* "name[ <cycle N>] [i]", or "(i)" if hidden, as gprof's print_name. */
 static void print_name(FILE *out, const struct cg *g, int proc)
@@ -307,6 +321,7 @@ static void print_name(FILE *out, const struct cg *g, int proc)
 	fprintf(out, g->proc_shown[proc] ? " [%d]" : " (%d)", g->proc_index[proc]);
 }
 
+
 /* gprof's self-call line: a bare count of PROC's direct recursive calls. */
 static void print_rec_line(FILE *out, const struct cg *g, int proc)
 {
@@ -315,6 +330,7 @@ static void print_rec_line(FILE *out, const struct cg *g, int proc)
 	print_name(out, g, proc);
 	fputc('\n', out);
 }
+
 
 /*
 ** A parent or child line: SELF and CHILD ticks, then COUNT/TOTAL, or a bare
@@ -334,6 +350,7 @@ static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_
 	print_name(out, g, l->other);
 	fputc('\n', out);
 }
+
 
 /*
 ** Collects the arcs of routine PROC into *LINES, sorted in parent order:
@@ -372,6 +389,7 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 	return n;
 }
 
+
 /*
 ** The lines above PROC's primary line (print_parents): <spontaneous> if it
 ** was entered with no caller (or has no parent at all), its self-call line,
@@ -397,6 +415,7 @@ static void print_parents(FILE *out, const struct cg *g, int proc)
 	free(lines);
 }
 
+
 /*
 ** The lines below PROC's primary line (print_children): its callees,
 ** biggest first, with the outgoing times self1/child1 and count/calls of
@@ -420,11 +439,13 @@ static void print_children(FILE *out, const struct cg *g, int proc)
 	free(lines);
 }
 
+
 /* The percentage of the total time TICKS are (cg_print's print_time). */
 static double percent(const struct profile *p, uint64_t ticks)
 {
 	return 100.0 * (double)ticks / (p->total > 0 ? (double)p->total : 1.0);
 }
+
 
 /* PROC's primary line (print_line): [i], % time, self, children, called, name. */
 static void print_primary(FILE *out, const struct cg *g, int proc)
@@ -448,6 +469,7 @@ static void print_primary(FILE *out, const struct cg *g, int proc)
 	print_name(out, g, proc);
 	fputc('\n', out);
 }
+
 
 /*
 ** The entry of cycle K as a whole (print_cycle, print_members): its header
@@ -496,6 +518,7 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 	free(mem);
 }
 
+
 /*
 ** Prints P's call graph on OUT in gprof 2.40's layout (cg_print.c cg_print,
 ** print_header), without the blurb.  The title says "(explanation follows)"
@@ -540,6 +563,7 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 	cg_free(&g);
 }
 
+
 /* Routine names in strcmp order, then by index (cg_print.c cmp_name). */
 static int cmp_name(const void *lp, const void *rp)
 {
@@ -549,6 +573,7 @@ static int cmp_name(const void *lp, const void *rp)
 
 	return c != 0 ? c : (l > r) - (l < r);
 }
+
 
 /*
 ** Prints the index by function name on OUT in gprof 2.40's layout

@@ -25,6 +25,7 @@ static const struct {
 	{ 'p', 1e+12 }, { 'f', 1e+15 }, { 'a', 1e+18 },
 };
 
+
 #define SI_COUNT (sizeof(si_tab) / sizeof(si_tab[0]))
 
 /* Self time descending, then calls descending, then name (hist.c cmp_time). */
@@ -39,6 +40,7 @@ static int cmp_time(const void *lp, const void *rp)
 		return l->calls < r->calls ? 1 : -1;
 	return strcmp(l->name, r->name);
 }
+
 
 /*
 ** The si_tab entry of the per-call columns, as hist_print chooses it: the
@@ -74,6 +76,7 @@ static size_t si_scale(const struct profile *p)
 	return i;
 }
 
+
 /*
 ** True if routine R has a row: gprof hides routines never called and never
 ** charged unless -z, and applies the -p (only) and -P (exclude) lists.
@@ -86,6 +89,7 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 		return symspec_has(&o->flat_only, r->name);
 	return !symspec_has(&o->flat_exclude, r->name);
 }
+
 
 /*
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),

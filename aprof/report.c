@@ -30,6 +30,7 @@ int symspec_has(const struct symspec *spec, const char *name)
 	return 0;
 }
 
+
 /*
 ** Prints the reports O selects on OUT in gprof 2.40's layout: the flat
 ** profile (O->flat), then the call graph and its index (O->graph), each

@@ -1,0 +1,530 @@
+/*
+** check_report.c -- the gprof-format reports (report.c, flat.c, callgraph.c)
+** on a profile built by hand with the shape of gprof-format.md 2.5's test
+** program: main (spontaneous) calls fib (self-recursive), even (which with
+** odd forms cycle 1), a and b, which both call shared; everything calls the
+** leaf work.  Ticks at 100 per second, so one tick prints as 0.01 s.
+*/
+#include <config.h>
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aprof/blurbs.h"
+#include "aprof/report.h"
+#include "tests/check_aprof.h"
+
+enum { MAIN, WORK, FIB, EVEN, ODD, SHARED, A, B, UNUSED, NPROCS };
+
+/* name, addr, calls, rec, self, child, cycle: ticks (total 96) */
+static const struct prof_proc proc_init[NPROCS] = {
+	[MAIN] = { "main", 0x1000, 1, 0, 1, 95, 0, NULL, NULL },
+	[WORK] = { "work", 0x1100, 9091, 0, 85, 0, 0, NULL, NULL },
+	[FIB] = { "fib", 0x1200, 1, 8360, 4, 70, 0, NULL, NULL },
+	[EVEN] = { "even", 0x1300, 320, 0, 2, 7, 1, NULL, NULL },
+	[ODD] = { "odd", 0x1400, 300, 0, 1, 4, 1, NULL, NULL },
+	[SHARED] = { "shared", 0x1500, 110, 0, 2, 9, 0, NULL, NULL },
+	[A] = { "a", 0x1600, 1, 0, 1, 9, 0, NULL, NULL },
+	[B] = { "b", 0x1700, 1, 0, 0, 2, 0, NULL, NULL },
+	[UNUSED] = { "unused", 0x1800, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+
+/* from, to, count, self1, child1, self2, child2 */
+static const struct prof_arc arc_init[] = {
+	{ PROF_SPONTANEOUS, MAIN, 1, 1, 95, 1, 95, NULL, NULL },
+	{ MAIN, FIB, 1, 4, 70, 4, 70, NULL, NULL },
+	{ MAIN, EVEN, 20, 2, 7, 1, 2, NULL, NULL },
+	{ MAIN, A, 1, 1, 9, 1, 9, NULL, NULL },
+	{ MAIN, B, 1, 0, 2, 0, 2, NULL, NULL },
+	{ FIB, WORK, 8361, 70, 0, 70, 0, NULL, NULL },
+	{ EVEN, WORK, 320, 4, 0, 4, 0, NULL, NULL },
+	{ ODD, WORK, 300, 2, 0, 2, 0, NULL, NULL },
+	{ EVEN, ODD, 300, 1, 4, 1, 4, NULL, NULL },
+	{ ODD, EVEN, 300, 1, 3, 1, 5, NULL, NULL },
+	{ A, SHARED, 100, 2, 7, 2, 7, NULL, NULL },
+	{ B, SHARED, 10, 0, 2, 0, 2, NULL, NULL },
+	{ SHARED, WORK, 110, 9, 0, 9, 0, NULL, NULL },
+};
+
+
+#define NARCS ((int)(sizeof(arc_init) / sizeof(arc_init[0])))
+
+static struct prof_proc procs[NPROCS];
+static struct prof_arc arcs[NARCS];
+static int cycle1_members[] = { EVEN, ODD };
+static struct prof_cycle cycles[1];
+static struct profile prof;
+
+
+/* Builds PROF afresh, linking every arc at the head of its two lists. */
+static void setup(void)
+{
+	struct prof_cycle c1 = { 1, cycle1_members, 2, 3, 6, 20, 600 };
+	int i;
+
+	memcpy(procs, proc_init, sizeof(procs));
+	memcpy(arcs, arc_init, sizeof(arcs));
+	for (i = 0; i < NARCS; i++) {
+		struct prof_arc *a = &arcs[i];
+
+		a->next_in = procs[a->to].in;
+		procs[a->to].in = a;
+		if (a->from != PROF_SPONTANEOUS) {
+			a->next_out = procs[a->from].out;
+			procs[a->from].out = a;
+		}
+	}
+	cycles[0] = c1;
+	prof.procs = procs;
+	prof.nprocs = NPROCS;
+	prof.cycles = cycles;
+	prof.ncycles = 1;
+	prof.ticks_per_second = 100.0;
+	prof.total = 96;
+	prof.root_ticks = 0;
+}
+
+
+/* The default options with -b: flat profile and call graph. */
+static struct report_options brief_options(void)
+{
+	struct report_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.flat = 1;
+	o.graph = 1;
+	o.brief = 1;
+	return o;
+}
+
+
+/* The reports O selects for PROF, as one malloc'ed string. */
+static char *render(const struct report_options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	report_gprof(f, &prof, o);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+
+/* Checks that GOT is WANT's lines, each followed by '\n', naming the first difference. */
+static void check_lines(const char *got, const char *const *want)
+{
+	const char *p = got;
+	int i;
+
+	for (i = 0; want[i] != NULL; i++) {
+		const char *nl = strchr(p, '\n');
+		size_t n = strlen(want[i]);
+
+		ck_assert_msg(nl != NULL, "line %d: output ends, want \"%s\"", i + 1, want[i]);
+		ck_assert_msg((size_t)(nl - p) == n && memcmp(p, want[i], n) == 0,
+			      "line %d: got \"%.*s\", want \"%s\"", i + 1, (int)(nl - p), p,
+			      want[i]);
+		p = nl + 1;
+	}
+	ck_assert_msg(*p == '\0', "line %d: unexpected \"%s\"", i + 1, p);
+}
+
+
+/* What gprof -b would print for PROF (aprof's numbers, gprof's layout). */
+static const char *const brief_text[] = {
+	"Flat profile:",
+	"",
+	"Each sample counts as 0.01 seconds.",
+	"  %   cumulative   self              self     total           ",
+	" time   seconds   seconds    calls  ms/call  ms/call  name    ",
+	" 88.54      0.85     0.85     9091     0.09     0.09  work",
+	"  4.17      0.89     0.04        1    40.00   740.00  fib",
+	"  2.08      0.91     0.02      320     0.06     0.28  even",
+	"  2.08      0.93     0.02      110     0.18     1.00  shared",
+	"  1.04      0.94     0.01      300     0.03     0.17  odd",
+	"  1.04      0.95     0.01        1    10.00   100.00  a",
+	"  1.04      0.96     0.01        1    10.00   960.00  main",
+	"  0.00      0.96     0.00        1     0.00    20.00  b",
+	"\f",
+	"\t\t\tCall graph",
+	"",
+	"",
+	"granularity: each sample hit covers 1 byte(s) for 1.04% of 0.96 seconds",
+	"",
+	"index % time    self  children    called     name",
+	"                                                 <spontaneous>",
+	"[1]    100.0    0.01    0.95       1         main [1]",
+	"                0.04    0.70       1/1           fib [3]",
+	"                0.01    0.09       1/1           a [5]",
+	"                0.02    0.07      20/20          even <cycle 1> [7]",
+	"                0.00    0.02       1/1           b [9]",
+	"-----------------------------------------------",
+	"                0.02    0.00     300/9091        odd <cycle 1> [8]",
+	"                0.04    0.00     320/9091        even <cycle 1> [7]",
+	"                0.09    0.00     110/9091        shared [4]",
+	"                0.70    0.00    8361/9091        fib [3]",
+	"[2]     88.5    0.85    0.00    9091         work [2]",
+	"-----------------------------------------------",
+	"                                8360             fib [3]",
+	"                0.04    0.70       1/1           main [1]",
+	"[3]     77.1    0.04    0.70       1+8360    fib [3]",
+	"                0.70    0.00    8361/9091        work [2]",
+	"                                8360             fib [3]",
+	"-----------------------------------------------",
+	"                0.00    0.02      10/110         b [9]",
+	"                0.02    0.07     100/110         a [5]",
+	"[4]     11.5    0.02    0.09     110         shared [4]",
+	"                0.09    0.00     110/9091        work [2]",
+	"-----------------------------------------------",
+	"                0.01    0.09       1/1           main [1]",
+	"[5]     10.4    0.01    0.09       1         a [5]",
+	"                0.02    0.07     100/110         shared [4]",
+	"-----------------------------------------------",
+	"[6]      9.4    0.03    0.06      20+600     <cycle 1 as a whole> [6]",
+	"                0.02    0.07     320             even <cycle 1> [7]",
+	"                0.01    0.04     300             odd <cycle 1> [8]",
+	"-----------------------------------------------",
+	"                0.01    0.05     300             odd <cycle 1> [8]",
+	"                0.01    0.02      20/20          main [1]",
+	"[7]      9.4    0.02    0.07     320         even <cycle 1> [7]",
+	"                0.04    0.00     320/9091        work [2]",
+	"                0.01    0.04     300             odd <cycle 1> [8]",
+	"-----------------------------------------------",
+	"                0.01    0.04     300             even <cycle 1> [7]",
+	"[8]      5.2    0.01    0.04     300         odd <cycle 1> [8]",
+	"                0.02    0.00     300/9091        work [2]",
+	"                0.01    0.03     300             even <cycle 1> [7]",
+	"-----------------------------------------------",
+	"                0.00    0.02       1/1           main [1]",
+	"[9]      2.1    0.00    0.02       1         b [9]",
+	"                0.00    0.02      10/110         shared [4]",
+	"-----------------------------------------------",
+	"\f",
+	"Index by function name",
+	"",
+	"   [5] a                       [3] fib                     [4] shared",
+	"   [9] b                       [1] main                    [2] work",
+	"   [7] even                    [8] odd                     [6] <cycle 1>",
+	NULL
+};
+
+
+START_TEST(test_brief)
+{
+	struct report_options o = brief_options();
+	char *out = render(&o);
+
+	check_lines(out, brief_text);
+	free(out);
+}
+END_TEST
+
+
+/* True if S starts with PREFIX. */
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+
+/* The number of times C occurs in S. */
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == c;
+	return n;
+}
+
+
+/* Without -b: each report is followed by its blurb, pages split by "\f". */
+START_TEST(test_blurbs)
+{
+	static const char last_row[] = "  0.00      0.96     0.00        1     0.00    20.00  b\n";
+	struct report_options o = brief_options();
+	char *out, *flat, *cg, *idx;
+
+	o.brief = 0;
+	out = render(&o);
+	ck_assert(starts_with(blurb_flat, "\n %         the percentage of the total running time"));
+	ck_assert_ptr_nonnull(strstr(blurb_flat, "\f\nCopyright (C) 2012-2023 Free Software "
+					"Foundation, Inc.\n\nCopying and distribution"));
+	ck_assert_ptr_nonnull(strstr(blurb_callgraph, "\n This table describes the call tree"));
+	ck_assert_ptr_nonnull(strstr(blurb_callgraph, "\f\nCopyright (C) 2012-2023"));
+
+	flat = strstr(out, blurb_flat);
+	ck_assert_ptr_nonnull(flat);
+	ck_assert(starts_with(flat - strlen(last_row), last_row));
+	cg = flat + strlen(blurb_flat);
+	ck_assert(starts_with(cg, "\f\n\t\t     Call graph (explanation follows)\n\n\n"
+			      "granularity: each sample hit covers 1 byte(s) for 1.04% of 0.96 "
+			      "seconds\n\nindex % time    self  children    called     name\n"));
+	idx = strstr(cg, blurb_callgraph);
+	ck_assert_ptr_nonnull(idx);
+	ck_assert(starts_with(idx - 48, "-----------------------------------------------\n"));
+	idx += strlen(blurb_callgraph);
+	ck_assert(starts_with(idx, "\f\nIndex by function name\n\n   [5] a "));
+	ck_assert_int_eq(count_char(out, '\f'), 4);
+	free(out);
+}
+END_TEST
+
+
+/* -p alone: no "\f" at all; -pNAME keeps only NAME; -PNAME leaves it out. */
+START_TEST(test_flat_filters)
+{
+	static const char *only_names[] = { "shared", "fib" };
+	static const char *const only_text[] = {
+		"Flat profile:",
+		"",
+		"Each sample counts as 0.01 seconds.",
+		"  %   cumulative   self              self     total           ",
+		" time   seconds   seconds    calls  ms/call  ms/call  name    ",
+		"  4.17      0.04     0.04        1    40.00   740.00  fib",
+		"  2.08      0.06     0.02      110     0.18     1.00  shared",
+		NULL
+	};
+	static const char *excl_names[] = { "work" };
+	struct report_options o = brief_options();
+	char *out;
+
+	o.graph = 0;
+	o.flat_only.names = only_names;
+	o.flat_only.n = 2;
+	o.flat_exclude.names = excl_names; /* ignored when there is a -p list */
+	o.flat_exclude.n = 1;
+	out = render(&o);
+	check_lines(out, only_text);
+	free(out);
+
+	o.flat_only.n = 0;
+	out = render(&o);
+	ck_assert_ptr_null(strchr(out, '\f'));
+	ck_assert_ptr_null(strstr(out, "work"));
+	ck_assert_ptr_nonnull(strstr(out, "\n  4.17      0.04     0.04        1    40.00   740.00"
+				     "  fib\n"));
+	free(out);
+}
+END_TEST
+
+
+/* -Q shared: its entry goes, references to it show (4); -q a: a and below only. */
+START_TEST(test_graph_filters)
+{
+	static const char *excl_names[] = { "shared" };
+	static const char *only_names[] = { "a" };
+	struct report_options o = brief_options();
+	char *out;
+
+	o.flat = 0;
+	o.graph_exclude.names = excl_names;
+	o.graph_exclude.n = 1;
+	out = render(&o);
+	ck_assert(starts_with(out, "\t\t\tCall graph\n\n\ngranularity:"));
+	ck_assert_ptr_null(strstr(out, "[4]     11.5"));
+	ck_assert_ptr_nonnull(strstr(out, "\n                0.02    0.07     100/110         "
+				     "shared (4)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n                0.09    0.00     110/9091        "
+				     "shared (4)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   [7] even                    [8] odd            "
+				     "         [6] <cycle 1>\n"));
+	ck_assert_ptr_nonnull(strstr(out, " (4) shared\n"));
+	ck_assert_int_eq(count_char(out, '\f'), 1);
+	free(out);
+
+	o.graph_exclude.n = 0;
+	o.graph_only.names = only_names;
+	o.graph_only.n = 1;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\n                0.01    0.09       1/1           "
+				     "main (1)\n[5]     10.4"));
+	ck_assert_ptr_nonnull(strstr(out, "\n[4]     11.5"));
+	ck_assert_ptr_nonnull(strstr(out, "\n[2]     88.5"));
+	ck_assert_ptr_null(strstr(out, "\n[1]"));
+	ck_assert_ptr_null(strstr(out, "\n[3]"));
+	ck_assert_ptr_null(strstr(out, "\n[6]"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   (7) even                    (8) odd            "
+				     "         (6) <cycle 1>\n"));
+	free(out);
+}
+END_TEST
+
+
+/* -z: the routine never called nor charged gets a row, an entry and an index slot. */
+START_TEST(test_index_zero)
+{
+	static const char *const index_text[] = {
+		"\f",
+		"Index by function name",
+		"",
+		"   [5] a                       [1] main                    [2] work",
+		"   [9] b                       [8] odd                     [6] <cycle 1>",
+		"   [7] even                    [4] shared",
+		"   [3] fib                    [10] unused",
+		NULL
+	};
+	struct report_options o = brief_options();
+	char *out, *idx;
+
+	o.zero = 1;
+	out = render(&o);
+	/* no calls: three blank columns */
+	ck_assert_ptr_nonnull(strstr(out, "\n  0.00      0.96     0.00"
+				     "                             unused\n\f\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n-----------------------------------------------\n"
+				     "                                                 "
+				     "<spontaneous>\n"
+				     "[10]     0.0    0.00    0.00                 unused [10]\n"
+				     "-----------------------------------------------\n\f\n"));
+	idx = strstr(out, "\f\nIndex by function name\n");
+	ck_assert_ptr_nonnull(idx);
+	check_lines(idx, index_text);
+	free(out);
+}
+END_TEST
+
+
+/* No time at all: gprof's "no time accumulated" / "no time propagated" and Ts/call. */
+START_TEST(test_no_time)
+{
+	struct report_options o = brief_options();
+	char *out;
+	int i;
+
+	for (i = 0; i < NPROCS; i++)
+		procs[i].self = procs[i].child = 0;
+	prof.total = 0;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\nEach sample counts as 0.01 seconds.\n"
+				     " no time accumulated\n\n  %   cumulative"));
+	ck_assert_ptr_nonnull(strstr(out, "calls  Ts/call  Ts/call  name    \n"));
+	ck_assert_ptr_nonnull(strstr(out, "covers 1 byte(s) no time propagated\n\nindex"));
+	ck_assert_ptr_nonnull(strstr(out, "\n[2]      0.0    0.00    0.00    9091         work"));
+	free(out);
+}
+END_TEST
+
+
+/*
+** gprof2dot's GprofParser regexes (gprof2dot.py), as POSIX EREs: Python's
+** \d, \s and \S spelled as classes, the named groups as plain ones.  POSIX
+** matching is leftmost-longest, so "name" may swallow a cycle tag; whether
+** the line matches is the same.
+*/
+#define D "[0-9]"
+#define S "[[:space:]]"
+#define NS "[^[:space:]]"
+static const char re_primary[] =
+	"^\\[(" D "+)\\]?" S "+(" D "+\\." D "+)" S "+(" D "+\\." D "+)" S "+(" D "+\\." D "+)"
+	S "+((" D "+)(\\+(" D "+))?)?" S "+(" NS ".*)(" S "+<cycle" S "(" D "+)>)?"
+	S "\\[(" D "+)\\]$";
+static const char re_arc[] =
+	"^" S "+(" D "+\\." D "+)?" S "+(" D "+\\." D "+)?" S "+(" D "+)(/(" D "+))?"
+	S "+(" NS ".*)(" S "+<cycle" S "(" D "+)>)?" S "\\[(" D "+)\\]$";
+static const char re_cycle_header[] =
+	"^\\[(" D "+)\\]?" S "+(" D "+\\." D "+)" S "+(" D "+\\." D "+)" S "+(" D "+\\." D "+)"
+	S "+((" D "+)(\\+(" D "+))?)?" S "+<cycle" S "(" D "+)" S "as" S "a" S "whole>"
+	S "\\[(" D "+)\\]$";
+static const char re_cycle_member[] =
+	"^" S "+(" D "+\\." D "+)?" S "+(" D "+\\." D "+)?" S "+(" D "+)(\\+(" D "+))?"
+	S "+(" NS ".*)(" S "+<cycle" S "(" D "+)>)?" S "\\[(" D "+)\\]$";
+static const char re_header[] =
+	"^index" S "+%" S "+(time" S "+)?self" S "+children" S "+called" S "+name" S "*$";
+static const char re_spontaneous[] = "^" S "+<spontaneous>" S "*$";
+static const char re_sep[] = "^--+$";
+#undef D
+#undef S
+#undef NS
+
+
+/* True if LINE matches the extended regular expression RE. */
+static int matches(const char *re, const char *line)
+{
+	regex_t r;
+	int rc;
+
+	ck_assert_int_eq(regcomp(&r, re, REG_EXTENDED | REG_NOSUB), 0);
+	rc = regexec(&r, line, 0, NULL, 0);
+	regfree(&r);
+	return rc == 0;
+}
+
+
+/*
+** Every call-graph line has a shape gprof2dot's parser accepts: the header,
+** then entries ending in dashes, a cycle entry starting with its header line
+** followed by member lines, a routine entry with at least one line before a
+** primary line, and the graph ended by a line that is exactly "\f".
+*/
+START_TEST(test_gprof2dot_shapes)
+{
+	struct report_options o = brief_options();
+	char *out, *line, *save = NULL;
+	int in_graph = 0, ended = 0, entry_lines = 0, cycle_entry = 0, primaries = 0;
+
+	o.flat = 0;
+	out = render(&o);
+	for (line = strtok_r(out, "\n", &save); line != NULL && !ended;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!in_graph) {
+			in_graph = matches(re_header, line);
+			continue;
+		}
+		if (strcmp(line, "\f") == 0) {
+			ck_assert_int_eq(entry_lines, 0);
+			ended = 1;
+		} else if (matches(re_sep, line)) {
+			ck_assert_int_gt(entry_lines, 0);
+			entry_lines = 0;
+		} else if (entry_lines == 0 && line[0] == '[') {
+			ck_assert_msg(matches(re_cycle_header, line), "cycle header: %s", line);
+			cycle_entry = 1;
+			entry_lines++;
+		} else if (entry_lines == 0 || line[0] == '[') {
+			cycle_entry = 0;
+			if (line[0] == '[') {
+				ck_assert_msg(matches(re_primary, line), "primary: %s", line);
+				primaries++;
+			} else {
+				ck_assert_msg(matches(re_arc, line)
+					      || matches(re_spontaneous, line), "parent: %s", line);
+			}
+			entry_lines++;
+		} else if (cycle_entry) {
+			ck_assert_msg(matches(re_cycle_member, line), "member: %s", line);
+			entry_lines++;
+		} else {
+			ck_assert_msg(matches(re_arc, line), "arc: %s", line);
+			entry_lines++;
+		}
+	}
+	ck_assert(in_graph);
+	ck_assert(ended);
+	ck_assert_int_eq(primaries, 8);
+	free(out);
+}
+END_TEST
+
+
+Suite *suite_report(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("gprof");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_brief);
+	tcase_add_test(tc, test_blurbs);
+	tcase_add_test(tc, test_flat_filters);
+	tcase_add_test(tc, test_graph_filters);
+	tcase_add_test(tc, test_index_zero);
+	tcase_add_test(tc, test_no_time);
+	tcase_add_test(tc, test_gprof2dot_shapes);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# e2e-runtime.sh -- properties of libaprof itself: only the hooks are
+# exported, the runtime never calls its own hooks, amon.out lands where
+# APROF_OUT says (nothing left behind), and threads are merged exactly.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+lib="$top_builddir/runtime/.libs/libaprof.so"
+expect_eq "exported symbols" \
+	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | sort | tr '\n' ' ')" \
+	"__cyg_profile_func_enter __cyg_profile_func_exit "
+expect_eq "hook calls inside the runtime" \
+	"$(objdump -d "$lib" | grep -c 'call.*<__cyg_profile_func_' || true)" 0
+
+profile s-threads
+expect_eq "files written" "$(ls "$WORK" | tr '\n' ' ')" "amon.out stdout "
+"$APROF" -b "$top_builddir/tests/s-threads" "$WORK/amon.out" >"$WORK/report"
+expect_eq "flat calls worker (4 threads)" "$(flat_calls worker)" 4
+expect_eq "flat calls leaf (4 threads and main)" "$(flat_calls leaf)" 4010
+graph_entry leaf >"$WORK/leaf"
+expect_eq "arc worker -> leaf" "$(arc_field worker in 3 <"$WORK/leaf")" 4000/4010
+expect_eq "arc main -> leaf" "$(arc_field main in 3 <"$WORK/leaf")" 10/4010
+
+# Without APROF_OUT the profile goes to amon.out in the starting directory.
+mkdir "$WORK/cwd"
+(cd "$WORK/cwd" && "$top_builddir/tests/s-calls" >/dev/null)
+expect_eq "default output" "$(ls "$WORK/cwd")" amon.out
+finish
