@@ -149,7 +149,7 @@ static int same_cycle(const struct profile *p, int a, int b)
 }
 
 
-/* True if routine PROC has an entry despite -z being off (cg_print). */
+/* False if R gets no entry for lack of calls and time, -z being off (cg_print). */
 static int proc_nonzero(const struct prof_proc *r, const struct report_options *o)
 {
 	return o->zero || r->calls != 0 || r->rec != 0 || r->self != 0 || r->child != 0;
@@ -160,6 +160,20 @@ static int proc_nonzero(const struct prof_proc *r, const struct report_options *
 static int cycle_nonzero(const struct prof_cycle *c, const struct report_options *o)
 {
 	return o->zero || c->calls != 0 || c->internal != 0 || c->self != 0 || c->child != 0;
+}
+
+
+/* True if a routine outside cycle C calls one of its members. */
+static int called_from_outside(const struct profile *p, const struct prof_cycle *c)
+{
+	const struct prof_arc *a;
+	int m;
+
+	for (m = 0; m < c->nmembers; m++)
+		for (a = p->procs[c->members[m]].in; a != NULL; a = a->next_in)
+			if (a->from != PROF_SPONTANEOUS && p->procs[a->from].cycle != c->number)
+				return 1;
+	return 0;
 }
 
 
@@ -220,23 +234,9 @@ static void cg_flags(struct cg *g)
 			}
 		}
 	}
-	for (k = 0; k < p->ncycles; k++) {
-		const struct prof_cycle *c = &p->cycles[k];
-		int outside = 0;
-
-		if (only)
-			break;
-		for (m = 0; m < c->nmembers; m++) {
-			const struct prof_arc *a;
-
-			for (a = p->procs[c->members[m]].in; a != NULL; a = a->next_in)
-				if (a->from != PROF_SPONTANEOUS
-				    && p->procs[a->from].cycle != c->number)
-					outside = 1;
-		}
-		if (!outside)
+	for (k = 0; k < p->ncycles && !only; k++)
+		if (!called_from_outside(p, &p->cycles[k]))
 			g->cycle_shown[k] = 1;
-	}
 	free(stack);
 	free(excl);
 }
@@ -333,8 +333,9 @@ static void print_rec_line(FILE *out, const struct cg *g, int proc)
 
 
 /*
-** A parent or child line: SELF and CHILD ticks, then COUNT/TOTAL, or a bare
-** COUNT for an arc within a cycle (INTRA), then the routine OTHER.
+** The parent or child line of L: SELF and CHILD ticks as seconds, then the
+** arc's count/TOTAL, or its bare count for an arc within a cycle, then the
+** routine at the other end.
 */
 static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_t child,
 			   const struct cg_line *l, uint64_t total)

@@ -21,9 +21,13 @@ APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
 		return NULL;
 	c->depth = n;
 	memcpy(c->history, h, n * sizeof h[0]);
-	*m->tail = c;
+	/*
+	** Published with release stores: the exit handler may read this thread's
+	** list while the thread still runs, and takes 'contexts' first.
+	*/
+	__atomic_store_n(m->tail, c, __ATOMIC_RELEASE);
 	m->tail = &c->next;
-	m->contexts++;
+	__atomic_store_n(&m->contexts, m->contexts + 1, __ATOMIC_RELEASE);
 	return c;
 }
 

@@ -234,19 +234,20 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	const struct aprof_machine *m = &t->machine;
 	const struct aprof_context *c;
 	struct amon_thread th;
-	uint64_t length = sizeof th;
+	uint64_t length = sizeof th, i;
 
+	/* The thread may still run: write the first 'contexts' it had published. */
 	memset(&th, 0, sizeof th);
+	th.contexts = __atomic_load_n(&m->contexts, __ATOMIC_ACQUIRE);
 	th.tid = t->tid;
 	memcpy(th.name, t->name, sizeof th.name);
-	th.contexts = m->contexts;
 	th.transitions = m->transitions;
 	th.flags = m->full || t->lost ? AMON_THREAD_INCOMPLETE : 0;
-	for (c = m->first; c != NULL; c = c->next)
+	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++)
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
 	out_record(o, AMON_TAG_THREAD, length);
 	out_bytes(o, &th, sizeof th);
-	for (c = m->first; c != NULL; c = c->next) {
+	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++) {
 		struct amon_context ac = { c->depth, 0, c->calls, c->rec, c->ticks };
 
 		out_bytes(o, &ac, sizeof ac);

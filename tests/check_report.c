@@ -356,6 +356,45 @@ START_TEST(test_graph_filters)
 END_TEST
 
 
+/*
+** A routine also entered with no caller gets <spontaneous> above its callers;
+** a cycle entered only so still gets its entry (gprof would hide it).
+*/
+START_TEST(test_spontaneous)
+{
+	static struct prof_arc extra = { PROF_SPONTANEOUS, SHARED, 0, 0, 0, 0, 1, NULL, NULL };
+	struct report_options o = brief_options();
+	struct prof_arc **link;
+	char *out;
+
+	extra.next_in = procs[SHARED].in;
+	procs[SHARED].in = &extra;
+	for (link = &procs[MAIN].out; (*link)->to != EVEN; link = &(*link)->next_out)
+		;
+	(*link)->from = PROF_SPONTANEOUS;
+	*link = (*link)->next_out;
+	o.flat = 0;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\n-----------------------------------------------\n"
+				     "                                                 "
+				     "<spontaneous>\n"
+				     "                0.00    0.02      10/110         b [9]\n"
+				     "                0.02    0.07     100/110         a [5]\n"
+				     "[4]     11.5"));
+	ck_assert_ptr_nonnull(strstr(out, "\n[6]      9.4    0.03    0.06      20+600     "
+				     "<cycle 1 as a whole> [6]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n-----------------------------------------------\n"
+				     "                                                 "
+				     "<spontaneous>\n"
+				     "                0.01    0.05     300             "
+				     "odd <cycle 1> [8]\n"
+				     "[7]      9.4"));
+	ck_assert_ptr_nonnull(strstr(out, " [6] <cycle 1>\n"));
+	free(out);
+}
+END_TEST
+
+
 /* -z: the routine never called nor charged gets a row, an entry and an index slot. */
 START_TEST(test_index_zero)
 {
@@ -522,6 +561,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_blurbs);
 	tcase_add_test(tc, test_flat_filters);
 	tcase_add_test(tc, test_graph_filters);
+	tcase_add_test(tc, test_spontaneous);
 	tcase_add_test(tc, test_index_zero);
 	tcase_add_test(tc, test_no_time);
 	tcase_add_test(tc, test_gprof2dot_shapes);

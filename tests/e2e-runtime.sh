@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e-runtime.sh -- properties of libaprof itself: only the hooks are
 # exported, the runtime never calls its own hooks, amon.out lands where
-# APROF_OUT says (nothing left behind), and threads are merged exactly.
+# APROF_OUT says (nothing left behind), threads are merged exactly, and hooks
+# before the runtime starts or after it has written are safe.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 lib="$top_builddir/runtime/.libs/libaprof.so"
@@ -19,6 +20,13 @@ expect_eq "flat calls leaf (4 threads and main)" "$(flat_calls leaf)" 4010
 graph_entry leaf >"$WORK/leaf"
 expect_eq "arc worker -> leaf" "$(arc_field worker in 3 <"$WORK/leaf")" 4000/4010
 expect_eq "arc main -> leaf" "$(arc_field main in 3 <"$WORK/leaf")" 10/4010
+
+# Hooks in a constructor (before the runtime starts) and a destructor
+# (after amon.out is written) are safe; the constructor's calls count.
+profile s-ctor
+"$APROF" -b "$top_builddir/tests/s-ctor" "$WORK/amon.out" >"$WORK/report"
+expect_eq "flat calls early (constructor)" "$(flat_calls early)" 3
+expect_eq "flat calls work" "$(flat_calls work)" 1
 
 # Without APROF_OUT the profile goes to amon.out in the starting directory.
 mkdir "$WORK/cwd"

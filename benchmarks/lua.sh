@@ -1,0 +1,290 @@
+#!/bin/sh
+# benchmarks/lua.sh -- profile a real program, the Lua 5.4 interpreter, with
+# aprof and with gprof, and check that they agree on every call count.
+#
+# Why: the tests (make check) use small programs written for aprof; this
+# checks aprof on some 600 functions of real C code (a bytecode interpreter,
+# its garbage collector, parser and libraries) against the reference, gprof,
+# and measures what the instrumentation costs.
+#
+# What it does, all under $APROF_BENCH_DIR (default benchmarks/work/):
+#  1. fetches Lua 5.4's source from Debian (bookworm) with apt-get source,
+#     through a private sources list, apt state and cache, leaving the
+#     system's apt configuration alone; skipped when the source is there;
+#  2. compiles the lua program (Lua's own src/*.c but luac.c, not Debian's
+#     build system) three times at -O1 -fno-inline -g: bare, for aprof
+#     (-finstrument-functions, linked with libaprof) and for gprof (-pg);
+#  3. runs benchmarks/lua/calls.lua, a deterministic call-heavy script, with
+#     each build, writing amon.out and gmon.out;
+#  4. prints the head of aprof's report, then compares the call graphs:
+#     every arc (caller -> callee) that gprof -b -q reports must have the
+#     same count in aprof -b -q, and so must every routine's calls;
+#  5. prints the figures: run times as ratios to the bare build, arcs
+#     compared, contexts, profile sizes.
+#
+# Usage (from the top of a built tree; not part of make check, as it needs
+# the network and takes a minute or two):
+#     sh benchmarks/lua.sh
+# Environment: top_builddir (default: the current directory), APROF_BENCH_DIR,
+# APROF_BENCH_RUNS (timed runs of each build, best taken; default 3).
+# Needs gcc, gprof, python3, apt-get and dpkg-source (Debian's dpkg-dev,
+# installed here when missing and run as root).
+#
+# Both profilers see the same calls: with -fno-inline every call in the C
+# source is a real call, gprof counts it in mcount (-pg) and aprof in
+# __cyg_profile_func_enter (-finstrument-functions).  Lua's string hash seed
+# is made a constant (luai_makeseed), as it otherwise mixes in the time and
+# addresses, which changes how often the table code meets collisions.  Lua
+# errors and coroutines are left out of calls.lua (see there).
+set -eu
+
+say() { printf '\n=== %s\n' "$*"; }
+die() { printf 'lua.sh: %s\n' "$*" >&2; exit 1; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+APROF=$top_builddir/aprof/aprof
+LIBDIR=$top_builddir/runtime/.libs
+SCRIPT=$here/lua/calls.lua
+RUNS=${APROF_BENCH_RUNS:-3}
+[ -x "$APROF" ] && [ -f "$LIBDIR/libaprof.so" ] ||
+	die "no aprof/aprof or runtime/.libs/libaprof.so under $top_builddir: run make first (or set top_builddir)"
+[ -f "$SCRIPT" ] || die "$SCRIPT is missing"
+for tool in gcc gprof python3; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool is needed"
+done
+WORK=${APROF_BENCH_DIR:-$top_builddir/benchmarks/work}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+
+# ---- 1. the source -----------------------------------------------------------
+src_dir() { for d in "$WORK"/src/lua5.4-*/src; do [ -f "$d/lua.c" ] && { echo "$d"; return 0; }; done; return 1; }
+
+if LUASRC=$(src_dir); then
+	say "Lua source already in $LUASRC"
+else
+	say "fetching Lua 5.4's source from Debian into $WORK/src"
+	if ! command -v dpkg-source >/dev/null 2>&1; then
+		[ "$(id -u)" -eq 0 ] || die "dpkg-source (Debian package dpkg-dev) is needed; install it as root"
+		echo "installing dpkg-dev"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends dpkg-dev
+	fi
+	APT=$WORK/apt
+	mkdir -p "$APT/state/lists/partial" "$APT/cache/archives/partial" "$WORK/src"
+	echo "deb-src http://deb.debian.org/debian bookworm main" >"$APT/sources.list"
+	set -- -o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o "Dir::State=$APT/state" -o "Dir::Cache=$APT/cache"
+	# apt drops root for downloads to the _apt user, who may not write here
+	[ "$(id -u)" -ne 0 ] || set -- "$@" -o APT::Sandbox::User=root
+	apt-get -q "$@" update
+	(cd "$WORK/src" && apt-get -q "$@" source lua5.4)
+	LUASRC=$(src_dir) || die "apt-get source lua5.4 left no lua5.4-*/src/lua.c in $WORK/src"
+fi
+
+# ---- 2. three builds ------------------------------------------------------------
+# Lua's Makefile (target linux-noreadline): gcc -std=gnu99 -DLUA_COMPAT_5_3
+# -DLUA_USE_LINUX, linked with -Wl,-E -lm -ldl.  Debian's luaconf.h patch
+# includes lua5.4-deb-multiarch.h, which its build system would generate.
+say "building lua three times in $WORK/build"
+multiarch=$(gcc -print-multiarch 2>/dev/null || true)
+[ -n "$multiarch" ] || multiarch=$(uname -m)-linux-gnu
+mkdir -p "$WORK/build/include"
+printf '#define DEB_HOST_MULTIARCH "%s"\n' "$multiarch" >"$WORK/build/include/new.h"
+if cmp -s "$WORK/build/include/new.h" "$WORK/build/include/lua5.4-deb-multiarch.h"; then
+	rm "$WORK/build/include/new.h"
+else
+	mv "$WORK/build/include/new.h" "$WORK/build/include/lua5.4-deb-multiarch.h"
+fi
+sources=$(cd "$LUASRC" && ls ./*.c | sed 's|^\./||' | grep -v '^luac\.c$' | tr '\n' ' ')
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+
+# build NAME "CFLAGS" "LDFLAGS": $WORK/build/NAME/lua, through a generated
+# Makefile, so a second run only relinks what changed (nothing, usually).
+build() {
+	dir=$WORK/build/$1
+	mkdir -p "$dir"
+	{
+		echo "# generated by benchmarks/lua.sh"
+		echo "VPATH = $LUASRC"
+		echo "CC = gcc -std=gnu99"
+		echo "CFLAGS = $2 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -D'luai_makeseed(L)=0x2545f491u' -I$WORK/build/include"
+		echo "LDFLAGS = $3"
+		echo "LIBS = -Wl,-E -lm -ldl"
+		echo "OBJS = $(echo "$sources" | sed 's/\.c/.o/g')"
+		echo "lua: \$(OBJS)"
+		printf '\t$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)\n'
+		echo "%.o: %.c Makefile"
+		printf '\t$(CC) $(CFLAGS) -c -o $@ $<\n'
+	} >"$dir/Makefile.new"
+	if cmp -s "$dir/Makefile.new" "$dir/Makefile"; then rm "$dir/Makefile.new"; else mv "$dir/Makefile.new" "$dir/Makefile"; fi
+	printf '%-6s %s\n' "$1:" "$2 $3"
+	make -s -C "$dir" -j"$jobs" lua || die "building the $1 lua failed"
+}
+BASE="-O1 -fno-inline -g"
+build bare "$BASE" ""
+build aprof "$BASE -finstrument-functions" "-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR"
+build gprof "$BASE -pg" ""
+
+# ---- 3. runs -------------------------------------------------------------------
+# Each build runs calls.lua RUNS times in turn (so all three see the same
+# machine load), in its own scratch directory; the fastest run counts.
+say "running calls.lua with each build ($RUNS times each)"
+RUN=$WORK/run
+for v in bare aprof gprof; do
+	rm -rf "$RUN/$v"
+	mkdir -p "$RUN/$v"
+	cp "$SCRIPT" "$RUN/$v/calls.lua"
+done
+unset GMON_OUT_PREFIX APROF_CLOCK || true
+now() { date +%s%N; }
+i=1
+while [ "$i" -le "$RUNS" ]; do
+	for v in bare aprof gprof; do
+		t0=$(now)
+		(cd "$RUN/$v" && APROF_OUT="$RUN/$v/amon.out" "$WORK/build/$v/lua" calls.lua >out)
+		t1=$(now)
+		echo $(((t1 - t0) / 1000)) >>"$RUN/$v/times"
+	done
+	i=$((i + 1))
+done
+best() { sort -n "$RUN/$1/times" | head -n 1; }
+for v in bare aprof gprof; do
+	printf '%-6s %s   best of %s: %s us\n' "$v:" "$(cat "$RUN/$v/out")" "$RUNS" "$(best "$v")"
+done
+for v in aprof gprof; do
+	cmp -s "$RUN/bare/out" "$RUN/$v/out" || die "the $v build printed something else than the bare one"
+done
+[ -s "$RUN/aprof/amon.out" ] || die "the aprof build wrote no amon.out"
+[ -s "$RUN/gprof/gmon.out" ] || die "the gprof build wrote no gmon.out"
+
+# ---- 4. reports and the comparison ---------------------------------------------------
+say "aprof -b lua amon.out (head)"
+"$APROF" -b "$WORK/build/aprof/lua" "$RUN/aprof/amon.out" >"$RUN/aprof/report"
+head -n 30 "$RUN/aprof/report"
+"$APROF" -b -q "$WORK/build/aprof/lua" "$RUN/aprof/amon.out" >"$RUN/aprof/graph"
+gprof -b -q "$WORK/build/gprof/lua" "$RUN/gprof/gmon.out" >"$RUN/gprof/graph"
+
+say "comparing call counts: gprof -b -q against aprof -b -q"
+# Reads both call graphs (gprof's text format) into (caller, callee) -> count
+# maps from each entry's child lines, and routine -> calls maps from the
+# primary lines, then checks every arc and routine gprof reports.
+status=0
+python3 - "$RUN/gprof/graph" "$RUN/aprof/graph" <<'EOF' || status=$?
+import re, sys
+
+HEADER = re.compile(r'^index\s+%\s+time\s+self\s+children\s+called\s+name')
+# [i] %time self children [called[+self]] name [i]
+PRIMARY = re.compile(r'^\[(\d+)\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+'
+                     r'(?:(\d+)(?:\+(\d+))?\s+)?(\S.*?)\s+\[(\d+)\]\s*$')
+# [self children] count[/total] name [i]: no times (and no /total) within a
+# cycle and on self-recursive arcs
+ARC = re.compile(r'^\s+(?:[\d.]+\s+[\d.]+\s+)?(\d+)(?:/(\d+))?\s+(\S.*?)\s+\[(\d+)\]\s*$')
+CYCLE_TAG = re.compile(r' <cycle \d+>$')
+WHOLE = re.compile(r'^<cycle \d+ as a whole>$')
+
+
+def parse(path):
+    """(calls, arcs, shared) from a call graph: calls maps a routine to
+    (calls, self-calls) from its primary line; arcs maps (caller, callee) to
+    the count on the caller's child line; shared holds names that several
+    routines (static functions of different files) share: their figures are
+    added up, and they are reported apart."""
+    entries, cur, seen = [], None, False
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not seen:
+                seen = bool(HEADER.match(line))
+                continue
+            if line.startswith('\f') or line.startswith('Index by function name'):
+                break
+            if re.match(r'^-+$', line):
+                cur = None
+                continue
+            m = PRIMARY.match(line)
+            if m:
+                cur = {'name': CYCLE_TAG.sub('', m.group(4)), 'index': m.group(5),
+                       'calls': (int(m.group(2) or 0), int(m.group(3) or 0)),
+                       'children': []}
+                entries.append(cur)
+                continue
+            m = ARC.match(line)
+            if m and cur is not None:
+                cur['children'].append((CYCLE_TAG.sub('', m.group(3)), m.group(4),
+                                        int(m.group(1))))
+    if not seen:
+        sys.exit('%s: no call graph in it' % path)
+    indices = {}
+    for e in entries:
+        indices.setdefault(e['name'], set()).add(e['index'])
+    shared = {n for n, s in indices.items() if len(s) > 1 and not WHOLE.match(n)}
+    calls, arcs = {}, {}
+    for e in entries:
+        if WHOLE.match(e['name']):
+            continue        # its lines are the members, not arcs
+        c = calls.get(e['name'], (0, 0))
+        calls[e['name']] = (c[0] + e['calls'][0], c[1] + e['calls'][1])
+        for callee, _, n in e['children']:
+            key = (e['name'], callee)
+            arcs[key] = arcs.get(key, 0) + n
+    return calls, arcs, shared
+
+
+def show(c):
+    return 'none' if c is None else '%d+%d' % c if c[1] else '%d' % c[0]
+
+
+gcalls, garcs, gshared = parse(sys.argv[1])
+acalls, aarcs, ashared = parse(sys.argv[2])
+shared = gshared | ashared
+if shared:
+    print('names shared by several routines, compared added up: ' + ' '.join(sorted(shared)))
+differ = [k for k in sorted(garcs) if aarcs.get(k) != garcs[k]]
+extra = sorted(k for k in aarcs if k not in garcs)
+for k in differ:
+    print('  arc %s -> %s: gprof %d, aprof %s' % (k[0], k[1], garcs[k], aarcs.get(k, 'none')))
+for k in extra:
+    print('  arc %s -> %s: gprof none, aprof %d' % (k[0], k[1], aarcs[k]))
+# A routine gprof lists without calls (sampled, never called from profiled
+# code) is missing from aprof, which only sees calls: count it as 0.
+cdiffer = [n for n in sorted(gcalls) if acalls.get(n, (0, 0)) != gcalls[n]]
+for n in cdiffer:
+    print('  calls of %s: gprof %s, aprof %s' % (n, show(gcalls[n]), show(acalls.get(n))))
+shared_arcs = [k for k in garcs if k[0] in shared or k[1] in shared]
+print('arcs compared: %d, equal: %d, different: %d'
+      % (len(garcs), len(garcs) - len(differ), len(differ)))
+print('arcs only in aprof: %d' % len(extra))
+print('routines compared: %d, equal: %d, different: %d'
+      % (len(gcalls), len(gcalls) - len(cdiffer), len(cdiffer)))
+if shared_arcs:
+    print('of the arcs, %d involve shared names' % len(shared_arcs))
+total = sum(garcs.values())
+print('calls on the arcs compared: %d' % total)
+with open(sys.argv[2] + '.arcs', 'w') as f:
+    f.write('%d\n' % len(garcs))
+sys.exit(1 if differ or extra or cdiffer else 0)
+EOF
+
+# ---- 5. figures ------------------------------------------------------------------
+say "figures"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+bare=$(best bare)
+aprof=$(best aprof)
+gprof=$(best gprof)
+size() { wc -c <"$1" | tr -d ' '; }
+contexts=$("$APROF" -S "$WORK/build/aprof/lua" "$RUN/aprof/amon.out" | tail -n 3)
+printf 'run time, bare build:  %d.%03d s (best of %s)\n' $((bare / 1000000)) $((bare / 1000 % 1000)) "$RUNS"
+printf 'run time, aprof build: %s x bare\n' "$(ratio "$aprof" "$bare")"
+printf 'run time, gprof build: %s x bare\n' "$(ratio "$gprof" "$bare")"
+printf 'arcs compared:         %s\n' "$(cat "$RUN/aprof/graph.arcs" 2>/dev/null || echo '?')"
+printf 'amon.out:              %s bytes\n' "$(size "$RUN/aprof/amon.out")"
+printf 'gmon.out:              %s bytes\n' "$(size "$RUN/gprof/gmon.out")"
+echo "aprof -S lua amon.out | tail -n 3:"
+echo "$contexts" | sed 's/^/    /'
+if [ "$status" -ne 0 ]; then
+	echo "lua.sh: aprof and gprof disagree on some call counts (listed above)" >&2
+	exit 1
+fi
+echo "lua.sh: aprof and gprof agree on every call count"
