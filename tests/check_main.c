@@ -14,6 +14,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, suite_report());
+	srunner_add_suite(sr, suite_profile());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

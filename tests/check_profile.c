@@ -1,0 +1,169 @@
+/*
+** check_profile.c -- charging contexts to routines, arcs and cycles (Spivey,
+** "Presenting the results"), on the contexts of Main -> P -> Q -> R -> P -> S
+** with hand-chosen ticks (powers of two, so every sum names its contexts).
+*/
+#include <config.h>
+
+#include <string.h>
+
+#include "aprof/profile.h"
+#include "tests/check_aprof.h"
+
+enum { MAIN = 0x1001, P = 0x2003, Q = 0x3005, R = 0x4007, S = 0x5009 };
+#define M AMON_MARK
+
+static const uint64_t h0[] = { MAIN | M };
+static const uint64_t h1[] = { MAIN | M, P | M };
+static const uint64_t h2[] = { MAIN | M, P | M, Q | M };
+static const uint64_t h3[] = { MAIN | M, P | M, Q | M, R | M };
+static const uint64_t h4[] = { MAIN | M, P, Q | M, R | M, P | M };
+static const uint64_t h5[] = { MAIN | M, P, Q | M, R | M, P | M, S | M };
+
+/* depth, calls, rec, ticks, history */
+static struct amon_context_info contexts[] = {
+	{ 0, 0, 0, 100, NULL }, /* root: not charged to any routine */
+	{ 1, 1, 0, 1, h0 },
+	{ 2, 1, 0, 2, h1 },
+	{ 3, 1, 0, 4, h2 },
+	{ 4, 1, 0, 8, h3 },
+	{ 5, 1, 0, 16, h4 },
+	{ 6, 1, 0, 32, h5 },
+};
+
+static struct symbol syms[] = {
+	{ MAIN, (char *)"Main" }, { P, (char *)"P" }, { Q, (char *)"Q" },
+	{ R, (char *)"R" }, { S, (char *)"S" },
+};
+
+static struct profile *prof;
+
+
+static void setup(void)
+{
+	static struct amon_module_info module = { 0, 0x1000, 0x6000, NULL, 0, (char *)"x", 1 };
+	static struct amon_thread_info thread;
+	static struct amon_data data;
+	static struct symbols symbols = { syms, 5 };
+
+	thread.ncontexts = sizeof contexts / sizeof contexts[0];
+	thread.contexts = contexts;
+	data.header.ticks_per_second = 1;
+	data.modules = &module;
+	data.nmodules = 1;
+	data.threads = &thread;
+	data.nthreads = 1;
+	prof = profile_build(&data, &symbols);
+}
+
+
+static const struct prof_proc *proc(const char *name)
+{
+	int i;
+
+	for (i = 0; i < prof->nprocs; i++)
+		if (strcmp(prof->procs[i].name, name) == 0)
+			return &prof->procs[i];
+	ck_abort_msg("no routine %s", name);
+	return NULL;
+}
+
+
+static const struct prof_arc *arc(const char *from, const char *to)
+{
+	int f = from ? (int)(proc(from) - prof->procs) : PROF_SPONTANEOUS;
+	const struct prof_arc *a = profile_arc(prof, f, (int)(proc(to) - prof->procs));
+
+	ck_assert_msg(a != NULL, "no arc %s -> %s", from ? from : "<spontaneous>", to);
+	return a;
+}
+
+
+/* Self and child: the time each routine ran, and was active, counted once. */
+START_TEST(test_routines)
+{
+	ck_assert_uint_eq(prof->total, 63);
+	ck_assert_uint_eq(prof->root_ticks, 100);
+	ck_assert_uint_eq(proc("Main")->self, 1);
+	ck_assert_uint_eq(proc("Main")->child, 62);
+	ck_assert_uint_eq(proc("P")->self, 2 + 16);
+	ck_assert_uint_eq(proc("P")->child, 4 + 8 + 32);
+	ck_assert_uint_eq(proc("Q")->self, 4);
+	ck_assert_uint_eq(proc("Q")->child, 8 + 16 + 32);
+	ck_assert_uint_eq(proc("R")->self, 8);
+	ck_assert_uint_eq(proc("R")->child, 16 + 32);
+	ck_assert_uint_eq(proc("S")->self, 32);
+	ck_assert_uint_eq(proc("P")->calls, 2);
+}
+END_TEST
+
+
+/* self1/child1 (outgoing) and self2/child2 (incoming) of every arc. */
+START_TEST(test_arcs)
+{
+	const struct prof_arc *a;
+
+	a = arc(NULL, "Main");
+	ck_assert_uint_eq(a->count, 1);
+	ck_assert_uint_eq(a->self2, 1);
+	ck_assert_uint_eq(a->child2, 62);
+	a = arc("Main", "P");
+	ck_assert_uint_eq(a->count, 1);
+	ck_assert_uint_eq(a->self1, 2 + 16);    /* P running under Main's call, any activation */
+	ck_assert_uint_eq(a->child1, 4 + 8 + 32);
+	ck_assert_uint_eq(a->self2, 2);         /* P's most recent activation called by Main */
+	ck_assert_uint_eq(a->child2, 4 + 8);
+	a = arc("P", "Q");                      /* differs: mutual recursion */
+	ck_assert_uint_eq(a->self1, 4);
+	ck_assert_uint_eq(a->child1, 8);
+	ck_assert_uint_eq(a->self2, 4);
+	ck_assert_uint_eq(a->child2, 8 + 16 + 32);
+	a = arc("Q", "R");
+	ck_assert_uint_eq(a->self1, 8);
+	ck_assert_uint_eq(a->child1, 16 + 32);
+	ck_assert_uint_eq(a->self2, 8);
+	ck_assert_uint_eq(a->child2, 16 + 32);
+	a = arc("R", "P");
+	ck_assert_uint_eq(a->count, 1);
+	ck_assert_uint_eq(a->self1, 16);
+	ck_assert_uint_eq(a->child1, 32);
+	ck_assert_uint_eq(a->self2, 16);
+	ck_assert_uint_eq(a->child2, 32);
+	a = arc("P", "S");
+	ck_assert_uint_eq(a->self1, 32);
+	ck_assert_uint_eq(a->self2, 32);
+	ck_assert_uint_eq(a->child1 + a->child2, 0);
+}
+END_TEST
+
+
+/* P, Q, R form gprof's cycle 1; its times are exact, not propagated. */
+START_TEST(test_cycle)
+{
+	const struct prof_cycle *c;
+
+	ck_assert_int_eq(prof->ncycles, 1);
+	c = &prof->cycles[0];
+	ck_assert_int_eq(c->nmembers, 3);
+	ck_assert_int_eq(proc("P")->cycle, 1);
+	ck_assert_int_eq(proc("S")->cycle, 0);
+	ck_assert_uint_eq(c->self, 18 + 4 + 8);
+	ck_assert_uint_eq(c->child, 32);        /* active 62 = 2 + 4 + 8 + 16 + 32 */
+	ck_assert_uint_eq(c->calls, 1);
+	ck_assert_uint_eq(c->internal, 3);
+}
+END_TEST
+
+
+Suite *suite_profile(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("figure2");
+
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_routines);
+	tcase_add_test(tc, test_arcs);
+	tcase_add_test(tc, test_cycle);
+	suite_add_tcase(s, tc);
+	return s;
+}
