@@ -16,4 +16,13 @@
 #define APROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define APROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* A hint to the CPU inside a spin-wait loop. */
+#if defined(__x86_64__) || defined(__i386__)
+#define APROF_CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define APROF_CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define APROF_CPU_RELAX() ((void)0)
+#endif
+
 #endif /* APROF_RUNTIME_INTERNAL_H */
