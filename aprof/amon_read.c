@@ -84,6 +84,23 @@ static void read_module(struct amon_data *d, struct cursor *c, int is_exe)
 }
 
 
+static void read_heap(struct amon_data *d, struct cursor *c)
+{
+	uint32_t k;
+
+	if (d->bins != NULL || !take(c, &d->heap, sizeof d->heap) ||
+	    d->heap.nbins > AMON_BINS ||
+	    (size_t)(c->end - c->p) != d->heap.nbins * sizeof(struct amon_heap_bin))
+		util_die("%s: corrupt heap record", d->path);
+	d->bins = xcalloc(d->heap.nbins, sizeof d->bins[0]);
+	for (k = 0; k < d->heap.nbins; k++) {
+		take(c, &d->bins[k], sizeof d->bins[k]);
+		if (d->bins[k].bin >= AMON_BINS || (k > 0 && d->bins[k].bin <= d->bins[k - 1].bin))
+			util_die("%s: corrupt heap record (bins out of order)", d->path);
+	}
+}
+
+
 static void read_thread(struct amon_data *d, struct cursor *c)
 {
 	struct amon_thread th;
@@ -120,6 +137,15 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		ci->calls = ac.calls;
 		ci->rec = ac.rec;
 		ci->ticks = ac.ticks;
+		ci->allocs = ac.allocs;
+		ci->alloc_bytes = ac.alloc_bytes;
+		ci->frees = ac.frees;
+		ci->free_bytes = ac.free_bytes;
+		memcpy(ci->class_alloc, ac.class_alloc, sizeof ci->class_alloc);
+		memcpy(ci->class_free, ac.class_free, sizeof ci->class_free);
+		ci->peak_bytes = ac.peak_bytes;
+		if (ac.frees > ac.allocs || ac.free_bytes > ac.alloc_bytes)
+			util_die("%s: corrupt context record (more freed than allocated)", d->path);
 		memcpy(entries, c->p, ac.depth * sizeof(uint64_t));
 		ci->history = entries;
 		entries += ac.depth;
@@ -199,6 +225,9 @@ struct amon_data *amon_read(const char *path)
 			break;
 		case AMON_TAG_THREAD:
 			read_thread(d, &rec);
+			break;
+		case AMON_TAG_HEAP:
+			read_heap(d, &rec);
 			break;
 		case AMON_TAG_END:
 			ended = 1; /* check_seal verified it */

@@ -20,12 +20,17 @@ struct amon_module_info {
 	int is_exe;                /* 1 for the main executable */
 };
 
-/* A context as written (struct amon_context), its history inside the file image. */
+/* A context as written (struct amon_context), with its history. */
 struct amon_context_info {
 	uint32_t depth;            /* n */
 	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */
 	uint64_t ticks;            /* clock ticks charged while current */
 	const uint64_t *history;   /* depth entries: address | AMON_MARK */
+	uint64_t allocs, alloc_bytes;          /* heap allocations made while current */
+	uint64_t frees, free_bytes;            /* frees of those blocks */
+	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */
+	uint64_t class_free[AMON_SIZE_CLASSES];  /* free_bytes by mprof size class */
+	uint64_t peak_bytes;       /* live bytes allocated here at the run's peak */
 };
 
 /* One thread's machine. */
@@ -46,6 +51,8 @@ struct amon_data {
 	int nmodules;
 	struct amon_thread_info *threads;
 	int nthreads;
+	struct amon_heap heap;             /* zero if the file has no heap record */
+	struct amon_heap_bin *bins;        /* heap.nbins non-empty bins, increasing */
 	unsigned char *image;              /* the file's bytes, which histories point into */
 	size_t size;
 };

@@ -340,7 +340,7 @@ static void print_rec_line(FILE *out, const struct cg *g, int proc)
 static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_t child,
 			   const struct cg_line *l, uint64_t total)
 {
-	double hz = g->p->ticks_per_second;
+	double hz = g->p->scale;
 
 	fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
 		(double)self / hz, (double)child / hz, l->arc->count);
@@ -452,7 +452,7 @@ static double percent(const struct profile *p, uint64_t ticks)
 static void print_primary(FILE *out, const struct cg *g, int proc)
 {
 	const struct prof_proc *r = &g->p->procs[proc];
-	double hz = g->p->ticks_per_second;
+	double hz = g->p->scale;
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "[%d]", g->proc_index[proc]);
@@ -480,7 +480,7 @@ static void print_primary(FILE *out, const struct cg *g, int proc)
 static void print_cycle(FILE *out, const struct cg *g, int k)
 {
 	const struct prof_cycle *c = &g->p->cycles[k];
-	double hz = g->p->ticks_per_second;
+	double hz = g->p->scale;
 	struct cg_member *mem = xmalloc((size_t)c->nmembers * sizeof(*mem));
 	char buf[16];
 	int m;
@@ -540,7 +540,7 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
 	if (p->total > 0)
 		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / (double)p->total,
-			(double)p->total / p->ticks_per_second);
+			(double)p->total / p->scale);
 	else
 		fputs(" no time propagated\n\n", out);
 	fputs("index % time    self  children    called     name\n", out);

@@ -66,7 +66,7 @@ static size_t si_scale(const struct profile *p)
 	}
 	if (top <= 0.0)
 		return 0;
-	top /= p->ticks_per_second;
+	top /= p->scale;
 	for (i = 0; i < SI_COUNT - 1; i++) {
 		double v = si_tab[i].scale * top;
 
@@ -93,7 +93,7 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 
 /*
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),
-** without the blurb: title, sample period (1 / P->ticks_per_second), the
+** without the blurb: title, sample period (1 / P->scale), the
 ** two header lines, then one row per routine O selects, by self time.
 ** Times in seconds; "% time" is relative to P->total; the per-call columns
 ** are (self) / calls and (self + child) / calls in the SI unit gprof would
@@ -102,7 +102,7 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o)
 {
 	const struct prof_proc **rows = xmalloc((size_t)p->nprocs * sizeof(*rows));
-	double hz = p->ticks_per_second;
+	double hz = p->scale;
 	double total = p->total > 0 ? (double)p->total : 1.0;
 	size_t si = si_scale(p);
 	double scale = si_tab[si].scale;

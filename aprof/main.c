@@ -22,12 +22,16 @@
 struct options {
 	struct report_options report;
 	int contexts;            /* -S: list the contexts */
+	enum prof_metric metric; /* --metric */
 	int demangle;            /* --[no-]demangle */
 	const char *exe;         /* default a.out, as gprof */
 	const char *amon;        /* default amon.out */
 };
 
-enum { OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP };
+enum { OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC };
+
+/* --metric names, in enum prof_metric order. */
+static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
 
 static const struct option long_options[] = {
 	/* output styles (gprof(1)) */
@@ -41,6 +45,7 @@ static const struct option long_options[] = {
 	{ "display-unused-functions", no_argument, NULL, 'z' },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	/* miscellaneous */
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'v' },
@@ -65,6 +70,9 @@ static void usage(FILE *out, int status)
 		"  -b, --brief                         leave out the explanations\n"
 		"  -z, --display-unused-functions      also list routines never called\n"
 		"      --[no-]demangle                 (do not) demangle C++ names\n"
+		"      --metric=M                      what the reports charge: time (default),\n"
+		"                                      bytes, allocs, kept (bytes never freed),\n"
+		"                                      peak (bytes live at the peak)\n"
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
@@ -78,6 +86,17 @@ static void symspec_add(struct symspec *s, const char *name)
 {
 	s->names = xrealloc(s->names, (size_t)(s->n + 1) * sizeof s->names[0]);
 	s->names[s->n++] = name;
+}
+
+
+static enum prof_metric parse_metric(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
+		if (strcmp(name, metric_names[i]) == 0)
+			return (enum prof_metric)i;
+	util_die("unknown metric '%s' (time, bytes, allocs, kept or peak)", name);
 }
 
 
@@ -127,6 +146,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_DEMANGLE:
 			o->demangle = 0;
 			break;
+		case OPT_METRIC:
+			o->metric = parse_metric(optarg);
+			break;
 		case OPT_HELP:
 			usage(stdout, 0);
 		case 'v':
@@ -167,7 +189,9 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	data = amon_read(o.amon);
 	syms = symbols_load(data, o.exe, o.demangle);
-	prof = profile_build(data, syms);
+	if (o.metric != PROF_TIME && !(data->heap.flags & AMON_HEAP_ON))
+		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o.amon);
+	prof = profile_build(data, syms, o.metric);
 	for (t = 0; t < data->nthreads; t++)
 		if (data->threads[t].flags & AMON_THREAD_INCOMPLETE)
 			util_warn("%s: thread %llu ran out of memory: some calls were not profiled",

@@ -151,7 +151,7 @@ static struct prof_arc *arc_get(struct profile *p, struct arc_table *t, int from
 
 
 /*
-** Charges one context (history H of N routines, marks M) with its ticks T and
+** Charges one context (history H of N routines, marks M) with its value T and
 ** CALLS, REC (Spivey, "Presenting the results").  Every active routine has
 ** exactly one marked entry, so each is charged once.
 */
@@ -190,7 +190,7 @@ static void charge(struct profile *p, struct arc_table *arcs, const int *h, cons
 }
 
 
-/* Adds to each cycle the ticks of every context in which any member is active. */
+/* Adds to each cycle the value of every context in which any member is active. */
 static void cycle_times(struct profile *p, const int *h, const char *m, uint32_t n, uint64_t t,
 			int *seen)
 {
@@ -235,7 +235,7 @@ static void each_context(struct profile *p, const struct amon_data *d, const str
 
 			if (c->depth == 0) {
 				if (pass == 0)
-					p->root_ticks += c->ticks;
+					p->root += profile_value(c, p->metric);
 				continue;
 			}
 			for (k = 0; k < c->depth; k++) {
@@ -243,25 +243,72 @@ static void each_context(struct profile *p, const struct amon_data *d, const str
 				m[k] = AMON_MARKED(c->history[k]);
 			}
 			if (pass == 0)
-				charge(p, arcs, h, m, c->depth, c->ticks, c->calls, c->rec);
+				charge(p, arcs, h, m, c->depth, profile_value(c, p->metric), c->calls,
+				       c->rec);
 			else
-				cycle_times(p, h, m, c->depth, c->ticks, seen);
+				cycle_times(p, h, m, c->depth, profile_value(c, p->metric), seen);
 		}
 	free(h);
 	free(m);
 }
 
 
-struct profile *profile_build(const struct amon_data *d, const struct symbols *syms)
+uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metric)
+{
+	switch (metric) {
+	case PROF_BYTES:
+		return c->alloc_bytes;
+	case PROF_ALLOCS:
+		return c->allocs;
+	case PROF_KEPT:
+		return c->alloc_bytes - c->free_bytes;
+	case PROF_PEAK:
+		return c->peak_bytes;
+	case PROF_TIME:
+	default:
+		return c->ticks;
+	}
+}
+
+
+/* The unit values are shown in: seconds for time, bytes scaled to stay short. */
+static void choose_unit(struct profile *p, const struct amon_data *d)
+{
+	p->scale = 1;
+	switch (p->metric) {
+	case PROF_TIME:
+		p->scale = d->header.ticks_per_second;
+		p->unit = "seconds";
+		break;
+	case PROF_ALLOCS:
+		p->unit = "allocs";
+		break;
+	default:
+		p->unit = "bytes";
+		if (p->total >= 100000) {
+			p->scale = 1024;
+			p->unit = "Kbytes";
+		}
+		if (p->total >= 100000ull * 1024) {
+			p->scale = 1024 * 1024;
+			p->unit = "Mbytes";
+		}
+	}
+}
+
+
+struct profile *profile_build(const struct amon_data *d, const struct symbols *syms,
+			      enum prof_metric metric)
 {
 	struct profile *p = xcalloc(1, sizeof *p);
 	struct addr_map map = { NULL, NULL, 0 };
 	struct arc_table arcs = { xcalloc(64, sizeof(void *)), 63, 0 };
 	int *seen, c;
 
-	p->ticks_per_second = d->header.ticks_per_second;
+	p->metric = metric;
 	map_routines(p, &map, d, syms);
 	each_context(p, d, &map, 0, &arcs, NULL);
+	choose_unit(p, d);
 	cycles_find(p);
 	/* A cycle's active time comes from the contexts; its child time is the rest. */
 	seen = xcalloc((size_t)p->ncycles + 1, sizeof(int));

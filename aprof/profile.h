@@ -14,7 +14,7 @@
 
 /*
 ** An arc FROM -> TO of the call graph.  For every context, each marked item
-** A[B]C charges the context's time t (Spivey's rules):
+** A[B]C charges the context's value t, time or bytes (Spivey's rules):
 **   outgoing arc B -> C: self1 if C is running, else child1;
 **   incoming arc A -> B: self2 if B is running, else child2;
 ** and the context's calls go to the arc into its running routine.  Without
@@ -24,8 +24,8 @@
 struct prof_arc {
 	int from, to;              /* routine indices; from is PROF_SPONTANEOUS for items [B]C */
 	uint64_t count;            /* calls along the arc (direct recursion excluded) */
-	uint64_t self1, child1;    /* outgoing, ticks */
-	uint64_t self2, child2;    /* incoming, ticks */
+	uint64_t self1, child1;    /* outgoing, in the profile's metric */
+	uint64_t self2, child2;    /* incoming, in the profile's metric */
 	struct prof_arc *next_in;  /* next arc with the same 'to' */
 	struct prof_arc *next_out; /* next arc with the same 'from' */
 };
@@ -41,8 +41,8 @@ struct prof_proc {
 	uint64_t addr;             /* run-time entry address */
 	uint64_t calls;            /* non-recursive calls */
 	uint64_t rec;              /* direct recursive calls */
-	uint64_t self;             /* ticks while running */
-	uint64_t child;            /* ticks while active but not running */
+	uint64_t self;             /* charged while running */
+	uint64_t child;            /* charged while active but not running */
 	int cycle;                 /* gprof cycle number (1...), 0 if in none */
 	struct prof_arc *in;       /* arcs into it, spontaneous one included */
 	struct prof_arc *out;      /* arcs out of it */
@@ -57,25 +57,48 @@ struct prof_cycle {
 	int number;                /* 1, 2, ... in call-graph order */
 	int *members;              /* routine indices */
 	int nmembers;
-	uint64_t self;             /* ticks while a member was running */
-	uint64_t child;            /* ticks while a member was active, none running */
+	uint64_t self;             /* charged while a member was running */
+	uint64_t child;            /* charged while a member was active, none running */
 	uint64_t calls;            /* calls into members from outside the cycle */
 	uint64_t internal;         /* calls between distinct members */
 };
 
-/* The whole analysed profile. */
+/*
+** What is charged to contexts and shown (--metric).  The rules of charging
+** are the same for all: a context's value goes to its running routine as self,
+** to the other active routines as child, and to the arcs of its items.
+*/
+enum prof_metric {
+	PROF_TIME,    /* clock ticks (the default) */
+	PROF_BYTES,   /* heap bytes allocated */
+	PROF_ALLOCS,  /* heap allocations */
+	PROF_KEPT,    /* heap bytes allocated and never freed */
+	PROF_PEAK,    /* heap bytes live at the run's peak */
+};
+
+/* The whole analysed profile.  Values are in the metric's units (ticks, bytes, allocations). */
 struct profile {
 	struct prof_proc *procs;
 	int nprocs;
 	struct prof_cycle *cycles;
 	int ncycles;
-	double ticks_per_second;   /* divide ticks by this for seconds */
-	uint64_t total;            /* ticks charged to routines: the sum of every self */
-	uint64_t root_ticks;       /* ticks while no instrumented routine was active */
+	enum prof_metric metric;
+	double scale;              /* values per shown unit: ticks per second, 1, 1024... */
+	const char *unit;          /* the shown unit, plural: "seconds", "bytes", "Kbytes"... */
+	uint64_t total;            /* charged to routines: the sum of every self */
+	uint64_t root;             /* charged while no instrumented routine was active */
 };
 
-/* Builds the profile of DATA's contexts, naming addresses through SYMS. */
-struct profile *profile_build(const struct amon_data *data, const struct symbols *syms);
+/*
+** Builds the profile of DATA's contexts in METRIC, naming addresses through
+** SYMS.  Bytes are shown in bytes, Kbytes or Mbytes, whichever keeps the
+** total below 100,000 units.
+*/
+struct profile *profile_build(const struct amon_data *data, const struct symbols *syms,
+			      enum prof_metric metric);
+
+/* A context's value in METRIC. */
+uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metric);
 
 /* The arc FROM -> TO in P, or NULL. */
 struct prof_arc *profile_arc(const struct profile *p, int from, int to);

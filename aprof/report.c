@@ -37,7 +37,7 @@ int symspec_has(const struct symspec *spec, const char *name)
 ** report followed by its blurb unless O->brief.  Every section after the
 ** first starts with "\f\n"; the index always does, even with -b, as in
 ** gprof (gprof2dot stops reading the call graph at that line).  Times in
-** seconds: ticks / P->ticks_per_second.  Dies only if P is inconsistent
+** seconds: ticks / P->scale.  Dies only if P is inconsistent
 ** (a routine in a cycle P does not have).
 */
 void report_gprof(FILE *out, const struct profile *p, const struct report_options *o)

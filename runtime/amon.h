@@ -23,7 +23,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 1          /* bumped on any incompatible change */
+#define AMON_VERSION 2          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -55,6 +55,7 @@ enum amon_tag {
 	AMON_TAG_EXE = 1,     /* payload: struct amon_module for the main executable */
 	AMON_TAG_MODULE = 2,  /* payload: struct amon_module for a shared object */
 	AMON_TAG_THREAD = 3,  /* payload: struct amon_thread, then its contexts */
+	AMON_TAG_HEAP = 4,    /* payload: struct amon_heap, then its bins */
 	AMON_TAG_END = 0x454e44, /* payload: uint32 CRC-32 of all bytes before the payload */
 };
 
@@ -111,6 +112,49 @@ struct amon_context {
 	uint64_t calls;    /* entries into this context by a non-recursive call */
 	uint64_t rec;      /* direct recursive calls made while current (s_n -> s_n) */
 	uint64_t ticks;    /* clock ticks charged while this context was current */
+	/* Heap allocations made while this context was current (zero if not followed). */
+	uint64_t allocs;        /* allocations (malloc family, C++ new) */
+	uint64_t alloc_bytes;   /* bytes requested by them */
+	uint64_t frees;         /* frees of those blocks, by any thread */
+	uint64_t free_bytes;    /* bytes of those blocks freed */
+	uint64_t class_alloc[4];/* alloc_bytes by mprof size class (AMON_SIZE_CLASS) */
+	uint64_t class_free[4]; /* free_bytes by mprof size class */
+	uint64_t peak_bytes;    /* live bytes (allocated here, not yet freed) at the run's peak */
+};
+
+/*
+** mprof's size classes: s <= 32 bytes, m <= 256, l <= 2048, x larger
+** (mprof(1), "FIELDS IN THE OUTPUT").
+*/
+#define AMON_SIZE_CLASSES 4
+#define AMON_SIZE_CLASS(n) ((n) <= 32 ? 0 : (n) <= 256 ? 1 : (n) <= 2048 ? 2 : 3)
+
+/*
+** The allocation-size histogram of mprof's bins table: sizes 0...1024 each
+** in its own bin, larger sizes all in bin 1025 (AMON_BINS - 1).
+*/
+#define AMON_BINS 1026
+#define AMON_BIN(n) ((n) < AMON_BINS - 1 ? (n) : AMON_BINS - 1)
+
+/*
+** Whole-run heap figures.  The payload is this struct followed by 'nbins'
+** struct amon_heap_bin, the non-empty bins in increasing order.
+*/
+struct amon_heap {
+	uint32_t flags;         /* AMON_HEAP_* */
+	uint32_t nbins;         /* bins that follow */
+	uint64_t peak_bytes;    /* the peak of live bytes over the run */
+	uint64_t peak_ticks;    /* ticks from the start when it was reached */
+	uint64_t untracked;     /* frees of blocks the runtime never saw allocated */
+};
+
+#define AMON_HEAP_ON 1u     /* allocations were followed (not APROF_HEAP=0) */
+
+/* One bin: allocations of a size (bytes of AMON_BIN(size) == bin), and their frees. */
+struct amon_heap_bin {
+	uint32_t bin;           /* 0...AMON_BINS - 1 */
+	uint32_t pad;           /* zero */
+	uint64_t allocs, alloc_bytes, frees, free_bytes;
 };
 
 /*

@@ -10,6 +10,7 @@
 **                that was current when the program started
 **   APROF_CLOCK  "monotonic" to time with clock_gettime(CLOCK_MONOTONIC)
 **                instead of the CPU's cycle counter
+**   APROF_HEAP   "0" to leave heap allocations alone (time only)
 */
 #ifndef APROF_H
 #define APROF_H
@@ -28,6 +29,41 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	__attribute__((no_instrument_function));
 void __cyg_profile_func_exit(void *fn, void *call_site)
 	__attribute__((no_instrument_function));
+
+/*
+** Control of the profile from the program, after mprof's mprof_stop,
+** mprof_restart and set_mprof_autosave (mprof(1)).  All are safe to call
+** from any thread at any time; none stops the program.
+*/
+
+/*
+** Writes the profile so far (amon.out, or the path set) and goes on
+** profiling: a snapshot.  The file is replaced atomically.  Returns 0, or -1
+** if it could not be written (the reason is on stderr).
+*/
+int aprof_dump(void) __attribute__((no_instrument_function));
+
+/*
+** Writes the profile so far, as aprof_dump, and stops: allocations are no
+** longer followed and nothing more is written at exit, unless
+** aprof_restart is called.  Returns what aprof_dump returns.
+*/
+int aprof_stop(void) __attribute__((no_instrument_function));
+
+/*
+** Starts a fresh profile: every count so far (time, calls, bytes) is
+** forgotten, blocks allocated before are not charged when freed, and the
+** profile goes to FILE (relative to the current directory; NULL or "" keeps
+** the path) when the program exits or dumps.
+*/
+void aprof_restart(const char *file) __attribute__((no_instrument_function));
+
+/*
+** Writes the profile (as aprof_dump) after every COUNT allocations, for
+** long-running programs; 0, the default, writes only at exit.  mprof
+** suggests 10,000 to 100,000.
+*/
+void aprof_set_autosave(unsigned long count) __attribute__((no_instrument_function));
 
 #ifdef __cplusplus
 }

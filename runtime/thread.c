@@ -18,6 +18,8 @@
 
 APROF_HIDDEN __thread struct aprof_thread *aprof_self __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN struct aprof_thread *aprof_threads;
+APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
+APROF_HIDDEN int aprof_started;
 
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 
@@ -31,8 +33,10 @@ APROF_NOINSTR static void runtime_start(void)
 	const char *clock = secure_getenv("APROF_CLOCK");
 
 	aprof_clock_init(clock != NULL && strcmp(clock, "monotonic") == 0);
+	aprof_heap_init();
 	aprof_writer_init();
 	atexit(aprof_writer_at_exit);
+	__atomic_store_n(&aprof_started, 1, __ATOMIC_RELEASE);
 }
 
 
@@ -40,15 +44,14 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 {
 	struct aprof_thread *t;
 
+	aprof_busy++;
 	pthread_once(&runtime_once, runtime_start);
 	t = aprof_map(sizeof *t);
-	if (t == NULL)
+	if (t == NULL || aprof_machine_init(&t->machine) != 0 ||
+	    (t->stack = aprof_map(STACK_INITIAL * sizeof t->stack[0])) == NULL) {
+		aprof_busy--;
 		return NULL;
-	if (aprof_machine_init(&t->machine) != 0)
-		return NULL;
-	t->stack = aprof_map(STACK_INITIAL * sizeof t->stack[0]);
-	if (t->stack == NULL)
-		return NULL;
+	}
 	t->cap = STACK_INITIAL;
 	t->cur = t->machine.root;
 	t->tid = (uint64_t)syscall(SYS_gettid);
@@ -58,6 +61,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 					    __ATOMIC_RELAXED))
 		;
 	aprof_self = t;
+	aprof_busy--;
 	t->last = aprof_clock_read();
 	return t;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "heap.h"
 #include "transition.h"
 
 /*
@@ -25,6 +26,7 @@ struct aprof_thread {
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
 	char name[16];                   /* thread name when first seen */
+	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
 
@@ -34,6 +36,16 @@ extern APROF_HIDDEN __thread struct aprof_thread *aprof_self
 
 /* Every thread's state, newest first (pushed with a compare-and-swap). */
 extern APROF_HIDDEN struct aprof_thread *aprof_threads;
+
+/*
+** Set while this thread runs the runtime's own code that may allocate
+** (starting up, writing amon.out): the malloc wrappers then pass straight
+** through, so the runtime never charges, nor recurses into, itself.
+*/
+extern APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
+
+/* 1 once the runtime has started (the first hook call of the process). */
+extern APROF_HIDDEN int aprof_started;
 
 /*
 ** Creates the calling thread's state (and, the first time, the runtime's:

@@ -11,6 +11,8 @@
 #include "arena.h"
 #include "internal.h"
 
+struct aprof_heap_counts;
+
 /*
 ** A context: a state of the machine.  The counters come first so that the
 ** hook touches one cache line of the context it charges.
@@ -19,6 +21,7 @@ struct aprof_context {
 	uint64_t ticks;                   /* clock ticks charged while current */
 	uint64_t calls;                   /* entries by a non-recursive call */
 	uint64_t rec;                     /* direct recursive calls made while current */
+	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context whose s_n is the same routine (B2) */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "amon.h"
 #include "arena.h"
 #include "clock.h"
+#include "heap.h"
 #include "thread.h"
 #include "writer.h"
 
@@ -33,16 +35,14 @@ struct out {
 	unsigned char buf[65536];
 };
 
-static struct out out; /* static: the writer runs once, at exit */
+static struct out out; /* static: writes are serialized by write_lock */
 
 
-APROF_NOINSTR void aprof_writer_init(void)
+/* Makes P (relative to the current directory) the absolute output path. */
+APROF_NOINSTR static void set_out_path(const char *p)
 {
-	const char *p = secure_getenv("APROF_OUT");
 	size_t n;
 
-	if (p == NULL || *p == '\0')
-		p = "amon.out";
 	if (p[0] == '/') {
 		snprintf(out_path, sizeof out_path, "%s", p);
 		return;
@@ -53,6 +53,14 @@ APROF_NOINSTR void aprof_writer_init(void)
 	}
 	n = strlen(out_path);
 	snprintf(out_path + n, sizeof out_path - n, "/%s", p);
+}
+
+
+APROF_NOINSTR void aprof_writer_init(void)
+{
+	const char *p = secure_getenv("APROF_OUT");
+
+	set_out_path(p != NULL && *p != '\0' ? p : "amon.out");
 }
 
 
@@ -227,7 +235,31 @@ APROF_NOINSTR static void write_modules(struct out *o)
 }
 
 
-/* ---- threads ---------------------------------------------------------- */
+/* ---- threads and heap ------------------------------------------------ */
+
+APROF_NOINSTR static void write_context(struct out *o, const struct aprof_context *c)
+{
+	const struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+	struct amon_context ac;
+
+	memset(&ac, 0, sizeof ac);
+	ac.depth = c->depth;
+	ac.calls = c->calls;
+	ac.rec = c->rec;
+	ac.ticks = c->ticks;
+	if (h != NULL) {
+		ac.allocs = h->allocs;
+		ac.alloc_bytes = h->alloc_bytes;
+		ac.frees = h->frees;
+		ac.free_bytes = h->free_bytes;
+		memcpy(ac.class_alloc, h->class_alloc, sizeof ac.class_alloc);
+		memcpy(ac.class_free, h->class_free, sizeof ac.class_free);
+		ac.peak_bytes = aprof_heap_at_peak(c);
+	}
+	out_bytes(o, &ac, sizeof ac);
+	out_bytes(o, c->history, c->depth * sizeof c->history[0]);
+}
+
 
 APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread *t)
 {
@@ -247,13 +279,55 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
 	out_record(o, AMON_TAG_THREAD, length);
 	out_bytes(o, &th, sizeof th);
-	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++) {
-		struct amon_context ac = { c->depth, 0, c->calls, c->rec, c->ticks };
+	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++)
+		write_context(o, c);
+}
 
-		out_bytes(o, &ac, sizeof ac);
-		out_bytes(o, c->history, c->depth * sizeof c->history[0]);
+
+/* The HEAP record: peak, and the size histogram summed over the threads. */
+APROF_NOINSTR static void write_heap(struct out *o)
+{
+	struct amon_heap hp;
+	struct amon_heap_bin b;
+	const struct aprof_thread *t;
+	uint32_t k;
+
+	memset(&hp, 0, sizeof hp);
+	hp.flags = aprof_heap_on ? AMON_HEAP_ON : 0;
+	hp.peak_bytes = aprof_heap_peak(&hp.peak_ticks, &hp.untracked);
+	for (k = 0; k < AMON_BINS; k++)
+		for (t = aprof_threads; t != NULL; t = t->next)
+			if (t->bins != NULL && t->bins[k].allocs + t->bins[k].frees != 0) {
+				hp.nbins++;
+				break;
+			}
+	out_record(o, AMON_TAG_HEAP, sizeof hp + hp.nbins * sizeof b);
+	out_bytes(o, &hp, sizeof hp);
+	for (k = 0; k < AMON_BINS && hp.nbins > 0; k++) {
+		memset(&b, 0, sizeof b);
+		b.bin = k;
+		for (t = aprof_threads; t != NULL; t = t->next)
+			if (t->bins != NULL) {
+				b.allocs += t->bins[k].allocs;
+				b.alloc_bytes += t->bins[k].alloc_bytes;
+				b.frees += t->bins[k].frees;
+				b.free_bytes += t->bins[k].free_bytes;
+			}
+		if (b.allocs + b.frees != 0) {
+			out_bytes(o, &b, sizeof b);
+			hp.nbins--;
+		}
 	}
 }
+
+
+/* ---- writing, dumps and control ------------------------------------------ */
+
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* one writer at a time */
+static int stopped;                   /* aprof_stop: nothing to write at exit */
+static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */
+static unsigned long autosave_left;   /* allocations until the next autosave */
+static unsigned dumps;                /* writes so far, for unique temporary names */
 
 
 APROF_NOINSTR static void report_failure(const char *what, int err)
@@ -267,9 +341,10 @@ APROF_NOINSTR static void report_failure(const char *what, int err)
 }
 
 
-APROF_NOINSTR void aprof_writer_at_exit(void)
+/* Writes the whole file to a temporary name and renames it into place (write_lock held). */
+APROF_NOINSTR static int write_profile(void)
 {
-	char tmp[PATH_MAX + 32];
+	char tmp[PATH_MAX + 48];
 	struct aprof_thread *self = aprof_self;
 	struct amon_header h;
 	const struct aprof_thread *t;
@@ -291,17 +366,18 @@ APROF_NOINSTR void aprof_writer_at_exit(void)
 	h.total_ticks = aprof_clock_read() - aprof_clock_start;
 	h.pid = (uint64_t)getpid();
 
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_path, (long)getpid());
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", out_path, (long)getpid(), dumps++);
 	out.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (out.fd < 0) {
 		report_failure("cannot create temporary file", errno);
-		return;
+		return -1;
 	}
 	out.error = 0;
 	out.used = 0;
 	out.crc = crc32(0L, Z_NULL, 0);
 	out_bytes(&out, &h, sizeof h);
 	write_modules(&out);
+	write_heap(&out);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next)
 		write_thread(&out, t);
 	out_record(&out, AMON_TAG_END, sizeof crc);
@@ -309,12 +385,62 @@ APROF_NOINSTR void aprof_writer_at_exit(void)
 	crc = (uint32_t)out.crc;
 	out_bytes(&out, &crc, sizeof crc);
 	out_flush(&out);
-	if (out.error == 0 && close(out.fd) != 0)
+	if (close(out.fd) != 0 && out.error == 0)
 		out.error = errno;
 	if (out.error == 0 && rename(tmp, out_path) != 0)
 		out.error = errno;
 	if (out.error != 0) {
 		report_failure("write failed", out.error);
 		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+
+APROF_NOINSTR int aprof_writer_dump(void)
+{
+	int r;
+
+	aprof_busy++;
+	pthread_mutex_lock(&write_lock);
+	r = write_profile();
+	pthread_mutex_unlock(&write_lock);
+	aprof_busy--;
+	return r;
+}
+
+
+APROF_NOINSTR void aprof_writer_at_exit(void)
+{
+	if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
+		aprof_writer_dump();
+}
+
+
+APROF_NOINSTR void aprof_writer_set_stopped(int stop, const char *path)
+{
+	pthread_mutex_lock(&write_lock);
+	if (path != NULL && *path != '\0')
+		set_out_path(path);
+	__atomic_store_n(&stopped, stop, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&write_lock);
+}
+
+
+APROF_NOINSTR void aprof_writer_set_autosave(unsigned long every)
+{
+	__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
+	__atomic_store_n(&autosave_every, every, __ATOMIC_RELEASE);
+}
+
+
+APROF_NOINSTR void aprof_writer_count_allocation(void)
+{
+	unsigned long every = __atomic_load_n(&autosave_every, __ATOMIC_RELAXED);
+
+	if (every != 0 && __atomic_sub_fetch(&autosave_left, 1, __ATOMIC_RELAXED) == 0) {
+		__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
+		aprof_writer_dump();
 	}
 }

@@ -53,7 +53,7 @@ static void setup(void)
 	data.nmodules = 1;
 	data.threads = &thread;
 	data.nthreads = 1;
-	prof = profile_build(&data, &symbols);
+	prof = profile_build(&data, &symbols, PROF_TIME);
 }
 
 
@@ -83,7 +83,7 @@ static const struct prof_arc *arc(const char *from, const char *to)
 START_TEST(test_routines)
 {
 	ck_assert_uint_eq(prof->total, 63);
-	ck_assert_uint_eq(prof->root_ticks, 100);
+	ck_assert_uint_eq(prof->root, 100);
 	ck_assert_uint_eq(proc("Main")->self, 1);
 	ck_assert_uint_eq(proc("Main")->child, 62);
 	ck_assert_uint_eq(proc("P")->self, 2 + 16);

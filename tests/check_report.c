@@ -82,7 +82,8 @@ static void setup(void)
 	prof.nprocs = NPROCS;
 	prof.cycles = cycles;
 	prof.ncycles = 1;
-	prof.ticks_per_second = 100.0;
+	prof.scale = 100.0;
+	prof.unit = "seconds";
 	prof.total = 96;
 	prof.root_ticks = 0;
 }

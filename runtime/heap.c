@@ -1,0 +1,257 @@
+/*
+** heap.c -- charging allocations and frees to contexts, the peak of live
+** bytes, and the size histogram.
+**
+** The peak is kept exact without copying every context's counts at every
+** new peak: each new peak starts a new "epoch", and a context's counters
+** are stamped with the epoch in which they last changed.  The first change
+** after a peak first saves the context's live bytes in 'at_peak'; a context
+** not changed since the last peak still holds its value at the peak.
+*/
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "clock.h"
+#include "heap.h"
+#include "thread.h"
+#include "writer.h"
+
+APROF_HIDDEN int aprof_heap_on;
+static int heap_wanted;         /* not APROF_HEAP=0 */
+
+static uint64_t live_total;     /* live bytes of the current generation, all threads */
+static uint64_t peak_total;     /* the peak of live_total */
+static uint64_t peak_ticks;     /* clock ticks from the start to the peak */
+static uint32_t epoch;          /* count of new peaks: see the comment at the top */
+static uint32_t generation;     /* count of aprof_restart calls */
+static uint64_t untracked;      /* frees of blocks never seen allocated */
+static int peak_lock;
+
+
+APROF_NOINSTR static void spin_lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			APROF_CPU_RELAX();
+}
+
+
+APROF_NOINSTR static void spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+
+APROF_NOINSTR void aprof_heap_init(void)
+{
+	const char *v = secure_getenv("APROF_HEAP");
+
+	heap_wanted = !(v != NULL && strcmp(v, "0") == 0);
+	aprof_heap_on = heap_wanted;
+}
+
+
+APROF_NOINSTR void aprof_heap_on_set(int on)
+{
+	__atomic_store_n(&aprof_heap_on, on && heap_wanted, __ATOMIC_RELEASE);
+}
+
+
+/* Saves H's live bytes at the last peak before they change (H locked). */
+APROF_NOINSTR static void heap_touch(struct aprof_heap_counts *h)
+{
+	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+
+	if (h->stamp != e) {
+		h->at_peak = h->alloc_bytes - h->free_bytes;
+		h->stamp = e;
+	}
+}
+
+
+/* C's counters, made in the calling thread's arena on first use; NULL if no memory. */
+APROF_NOINSTR static struct aprof_heap_counts *counts_of(struct aprof_thread *t,
+							 struct aprof_context *c)
+{
+	struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+
+	if (h == NULL) {
+		h = aprof_arena_alloc(&t->machine.arena, sizeof *h);
+		if (h == NULL)
+			return NULL;
+		h->stamp = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->heap, h, __ATOMIC_RELEASE);
+	}
+	return h;
+}
+
+
+/* The calling thread's histogram, made on first use; NULL if no memory. */
+APROF_NOINSTR static struct aprof_heap_bin *bins_of(struct aprof_thread *t)
+{
+	if (t->bins == NULL)
+		t->bins = aprof_arena_alloc(&t->machine.arena, AMON_BINS * sizeof t->bins[0]);
+	return t->bins;
+}
+
+
+/*
+** The calling thread's state for the malloc wrappers, or NULL when the call
+** must not be followed: tracking off, the runtime not started yet (ld.so and
+** libc start-up), or the runtime itself allocating (aprof_busy).
+*/
+APROF_NOINSTR static struct aprof_thread *heap_thread(void)
+{
+	struct aprof_thread *t = aprof_self;
+
+	if (!aprof_heap_on || aprof_busy)
+		return NULL;
+	if (t == NULL && aprof_started)
+		t = aprof_thread_start();
+	return t;
+}
+
+
+APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
+{
+	struct aprof_thread *t = heap_thread();
+	struct aprof_context *c;
+	struct aprof_heap_counts *h;
+	struct aprof_heap_bin *bin;
+	struct aprof_block b;
+	uint64_t live;
+
+	if (t == NULL)
+		return;
+	c = t->cur;
+	h = counts_of(t, c);
+	bin = bins_of(t);
+	b.addr = (uintptr_t)p;
+	b.size = size;
+	b.context = c;
+	b.generation = __atomic_load_n(&generation, __ATOMIC_RELAXED);
+	if (h == NULL || bin == NULL || aprof_blocks_insert(&b) != 0) {
+		t->machine.full = 1;
+		return;
+	}
+	bin += AMON_BIN(size);
+	bin->allocs++;
+	bin->alloc_bytes += size;
+	spin_lock(&h->lock);
+	heap_touch(h);
+	h->allocs++;
+	h->alloc_bytes += size;
+	h->class_alloc[AMON_SIZE_CLASS(size)] += size;
+	spin_unlock(&h->lock);
+	live = __atomic_add_fetch(&live_total, size, __ATOMIC_RELAXED);
+	if (live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)) {
+		spin_lock(&peak_lock);
+		if (live > peak_total) {
+			peak_total = live;
+			peak_ticks = aprof_clock_read() - aprof_clock_start;
+			__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
+			/* This context's live bytes, this allocation included, are its peak value. */
+			spin_lock(&h->lock);
+			heap_touch(h);
+			spin_unlock(&h->lock);
+		}
+		spin_unlock(&peak_lock);
+	}
+	aprof_writer_count_allocation();
+}
+
+
+APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
+{
+	if (!aprof_heap_on)
+		return 0;
+	if (aprof_blocks_remove((uintptr_t)p, b) != 0) {
+		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return 1;
+}
+
+
+APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_heap_counts *h = __atomic_load_n(&b->context->heap, __ATOMIC_ACQUIRE);
+
+	if (b->generation != __atomic_load_n(&generation, __ATOMIC_RELAXED))
+		return; /* allocated before aprof_restart: its allocation was forgotten */
+	spin_lock(&h->lock);
+	heap_touch(h);
+	h->frees++;
+	h->free_bytes += b->size;
+	h->class_free[AMON_SIZE_CLASS(b->size)] += b->size;
+	spin_unlock(&h->lock);
+	__atomic_sub_fetch(&live_total, b->size, __ATOMIC_RELAXED);
+	if (t != NULL && !aprof_busy && bins_of(t) != NULL) {
+		t->bins[AMON_BIN(b->size)].frees++;
+		t->bins[AMON_BIN(b->size)].free_bytes += b->size;
+	}
+}
+
+
+APROF_NOINSTR void aprof_heap_put_back(const struct aprof_block *b)
+{
+	if (aprof_blocks_insert(b) != 0 && aprof_self != NULL)
+		aprof_self->machine.full = 1;
+}
+
+
+APROF_NOINSTR uint64_t aprof_heap_at_peak(const struct aprof_context *c)
+{
+	struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+	uint64_t v;
+
+	if (h == NULL)
+		return 0;
+	spin_lock(&h->lock);
+	v = h->stamp == __atomic_load_n(&epoch, __ATOMIC_RELAXED) ? h->at_peak
+								   : h->alloc_bytes - h->free_bytes;
+	spin_unlock(&h->lock);
+	return v;
+}
+
+
+APROF_NOINSTR uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_frees)
+{
+	*ticks = peak_ticks;
+	*untracked_frees = __atomic_load_n(&untracked, __ATOMIC_RELAXED);
+	return peak_total;
+}
+
+
+APROF_NOINSTR void aprof_heap_reset(void)
+{
+	struct aprof_thread *t;
+
+	spin_lock(&peak_lock);
+	__atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
+	live_total = peak_total = peak_ticks = 0;
+	untracked = 0;
+	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
+		struct aprof_context *c;
+
+		if (t->bins != NULL)
+			memset(t->bins, 0, AMON_BINS * sizeof t->bins[0]);
+		for (c = t->machine.first; c != NULL; c = c->next) {
+			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+
+			if (h == NULL)
+				continue;
+			spin_lock(&h->lock);
+			memset((char *)h + offsetof(struct aprof_heap_counts, allocs), 0,
+			       sizeof *h - offsetof(struct aprof_heap_counts, allocs));
+			h->stamp = 0;
+			spin_unlock(&h->lock);
+		}
+	}
+	spin_unlock(&peak_lock);
+}

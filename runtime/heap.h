@@ -1,0 +1,75 @@
+/*
+** heap.h -- allocation profiling: every heap allocation charged in bytes and
+** counts to the current context of the allocating thread, every free charged
+** back to the context that allocated the block (mprof's accounting, without
+** its merging of cycles).
+*/
+#ifndef APROF_RUNTIME_HEAP_H
+#define APROF_RUNTIME_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "amon.h"
+#include "blocks.h"
+#include "internal.h"
+#include "transition.h"
+
+/*
+** A context's heap counters, created at the context's first allocation.  A
+** free may come from any thread, so the counters have a spin lock; the hooks
+** never touch them.
+*/
+struct aprof_heap_counts {
+	int lock;                                /* 0 free, 1 held */
+	uint32_t stamp;                          /* peak epoch when last changed (see heap.c) */
+	uint64_t allocs, alloc_bytes;            /* allocations charged here, bytes requested */
+	uint64_t frees, free_bytes;              /* frees of blocks allocated here */
+	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */
+	uint64_t class_free[AMON_SIZE_CLASSES];  /* free_bytes by size class */
+	uint64_t at_peak;                        /* live bytes at the last peak, if stamp is its epoch */
+};
+
+/* A thread's allocation-size histogram (mprof's bins), AMON_BINS bins. */
+struct aprof_heap_bin {
+	uint64_t allocs, alloc_bytes, frees, free_bytes;
+};
+
+/* 1 while allocations are followed: not with APROF_HEAP=0, nor after aprof_stop. */
+extern APROF_HIDDEN int aprof_heap_on;
+
+/* Reads APROF_HEAP (0 turns allocation tracking off). */
+APROF_HIDDEN void aprof_heap_init(void);
+
+/* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
+APROF_HIDDEN void aprof_heap_on_set(int on);
+
+/* Charges the allocation of block P of SIZE bytes to the calling thread's current context. */
+APROF_HIDDEN void aprof_heap_alloc(void *p, size_t size);
+
+/*
+** Takes block P out of the table before the real free or realloc, so no
+** other thread can be handed the address first.  Returns 1 and fills *B if
+** the block was followed.
+*/
+APROF_HIDDEN int aprof_heap_take(void *p, struct aprof_block *b);
+
+/* Charges the free of block B (from aprof_heap_take) to the context that allocated it. */
+APROF_HIDDEN void aprof_heap_free(const struct aprof_block *b);
+
+/* Puts back block B after a failed realloc. */
+APROF_HIDDEN void aprof_heap_put_back(const struct aprof_block *b);
+
+/* Live bytes of context C at the peak of the run's live bytes. */
+APROF_HIDDEN uint64_t aprof_heap_at_peak(const struct aprof_context *c);
+
+/*
+** The run's peak of live bytes; *TICKS is the tick count from the start when
+** it was reached, *UNTRACKED_FREES the frees of blocks never seen allocated.
+*/
+APROF_HIDDEN uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_frees);
+
+/* Forgets all counts (aprof_restart): blocks allocated before are not charged when freed. */
+APROF_HIDDEN void aprof_heap_reset(void);
+
+#endif /* APROF_RUNTIME_HEAP_H */
