@@ -85,7 +85,7 @@ static void setup(void)
 	prof.scale = 100.0;
 	prof.unit = "seconds";
 	prof.total = 96;
-	prof.root_ticks = 0;
+	prof.root = 0;
 }
 
 
