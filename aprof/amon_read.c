@@ -1,11 +1,15 @@
 /*
 ** amon_read.c -- the amon reader.  The file is read whole and every length
 ** and count is checked against the bytes actually there before it is used,
-** so a corrupt file gets a message, never a crash or a wrong report.
+** so a corrupt file gets a message, never a crash or a wrong report.  The
+** parser reports a fault by a longjmp to amon_parse, which frees what was
+** built and returns the message: no exit, so a fuzzer can drive it.
 */
 #include <config.h>
 
 #include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +23,44 @@ struct cursor {
 	const unsigned char *p, *end;
 };
 
+/* Where a fault in the parse of the file named NAME goes. */
+struct parse {
+	jmp_buf fault;
+	char *message;             /* "NAME: what", malloc'd */
+};
 
-static unsigned char *read_whole(const char *path, size_t *size)
+static struct parse *parsing; /* the parse under way (the analyser is single-threaded) */
+
+
+/* Ends the parse with "FILE: FMT...". */
+static void fail(const struct amon_data *d, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+static void fail(const struct amon_data *d, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	n = strlen(d->path) + strlen(what) + 3;
+	parsing->message = xmalloc(n);
+	snprintf(parsing->message, n, "%s: %s", d->path, what);
+	longjmp(parsing->fault, 1);
+}
+
+
+/* The bytes of PATH, or NULL with *ERROR set. */
+static unsigned char *read_whole(const char *path, size_t *size, char **error)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL;
 	size_t n = 0, cap = 0;
 
 	if (f == NULL)
-		util_die("%s: %s", path, strerror(errno));
+		goto fault;
 	for (;;) {
 		size_t r;
 
@@ -40,11 +73,18 @@ static unsigned char *read_whole(const char *path, size_t *size)
 		if (r == 0)
 			break;
 	}
-	if (ferror(f))
-		util_die("%s: %s", path, strerror(errno));
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		goto fault;
+	}
 	fclose(f);
 	*size = n;
 	return buf;
+fault:
+	*error = xmalloc(strlen(path) + strlen(strerror(errno)) + 3);
+	sprintf(*error, "%s: %s", path, strerror(errno));
+	return NULL;
 }
 
 
@@ -68,7 +108,7 @@ static void read_module(struct amon_data *d, struct cursor *c, int is_exe)
 	id = c->p + offsetof(struct amon_module, build_id);
 	if (!take(c, &m, sizeof m) || m.build_id_length > AMON_BUILD_ID_MAX ||
 	    m.path_length != (size_t)(c->end - c->p) || m.start > m.end)
-		util_die("%s: corrupt module record", d->path);
+		fail(d, "corrupt module record");
 	d->modules = xrealloc(d->modules, (size_t)(d->nmodules + 1) * sizeof d->modules[0]);
 	mi = &d->modules[d->nmodules++];
 	mi->load_bias = m.load_bias;
@@ -91,12 +131,12 @@ static void read_heap(struct amon_data *d, struct cursor *c)
 	if (d->bins != NULL || !take(c, &d->heap, sizeof d->heap) ||
 	    d->heap.nbins > AMON_BINS ||
 	    (size_t)(c->end - c->p) != d->heap.nbins * sizeof(struct amon_heap_bin))
-		util_die("%s: corrupt heap record", d->path);
+		fail(d, "corrupt heap record");
 	d->bins = xcalloc(d->heap.nbins, sizeof d->bins[0]);
 	for (k = 0; k < d->heap.nbins; k++) {
 		take(c, &d->bins[k], sizeof d->bins[k]);
 		if (d->bins[k].bin >= AMON_BINS || (k > 0 && d->bins[k].bin <= d->bins[k - 1].bin))
-			util_die("%s: corrupt heap record (bins out of order)", d->path);
+			fail(d, "corrupt heap record (bins out of order)");
 	}
 }
 
@@ -109,10 +149,10 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	size_t i;
 
 	if (!take(c, &th, sizeof th))
-		util_die("%s: corrupt thread record", d->path);
+		fail(d, "corrupt thread record");
 	/* Each context takes at least sizeof(struct amon_context) bytes. */
 	if (th.contexts > (size_t)(c->end - c->p) / sizeof(struct amon_context))
-		util_die("%s: corrupt thread record (%llu contexts cannot fit)", d->path,
+		fail(d, "corrupt thread record (%llu contexts cannot fit)",
 			 (unsigned long long)th.contexts);
 	d->threads = xrealloc(d->threads, (size_t)(d->nthreads + 1) * sizeof d->threads[0]);
 	ti = &d->threads[d->nthreads++];
@@ -121,10 +161,13 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->name[sizeof th.name] = '\0';
 	ti->flags = th.flags;
 	ti->transitions = th.transitions;
+	ti->resyncs = th.resyncs;
+	ti->dropped = th.dropped;
+	ti->unmatched = th.unmatched;
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/* Histories are copied out: module paths leave records unaligned in the file. */
-	entries = xmalloc((size_t)(c->end - c->p));
+	entries = ti->histories = xmalloc((size_t)(c->end - c->p));
 	for (i = 0; i < th.contexts; i++) {
 		struct amon_context ac;
 		struct amon_context_info *ci = &ti->contexts[i];
@@ -132,7 +175,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 
 		if (!take(c, &ac, sizeof ac) ||
 		    ac.depth > (size_t)(c->end - c->p) / sizeof(uint64_t))
-			util_die("%s: corrupt context record", d->path);
+			fail(d, "corrupt context record");
 		ci->depth = ac.depth;
 		ci->calls = ac.calls;
 		ci->rec = ac.rec;
@@ -145,7 +188,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		memcpy(ci->class_free, ac.class_free, sizeof ci->class_free);
 		ci->peak_bytes = ac.peak_bytes;
 		if (ac.frees > ac.allocs || ac.free_bytes > ac.alloc_bytes)
-			util_die("%s: corrupt context record (more freed than allocated)", d->path);
+			fail(d, "corrupt context record (more freed than allocated)");
 		memcpy(entries, c->p, ac.depth * sizeof(uint64_t));
 		ci->history = entries;
 		entries += ac.depth;
@@ -153,12 +196,12 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		/* A history ends in its running routine, which is marked. */
 		for (k = 0; k < ac.depth; k++)
 			if (AMON_ADDR(ci->history[k]) == 0)
-				util_die("%s: corrupt history (null address)", d->path);
+				fail(d, "corrupt history (null address)");
 		if (ac.depth > 0 && !AMON_MARKED(ci->history[ac.depth - 1]))
-			util_die("%s: corrupt history (running routine unmarked)", d->path);
+			fail(d, "corrupt history (running routine unmarked)");
 	}
 	if (c->p != c->end)
-		util_die("%s: corrupt thread record (%zu bytes left over)", d->path,
+		fail(d, "corrupt thread record (%zu bytes left over)",
 			 (size_t)(c->end - c->p));
 }
 
@@ -175,39 +218,37 @@ static void check_seal(const struct amon_data *d)
 	uint32_t crc;
 
 	if (d->size < AMON_HEADER_SIZE + tail)
-		util_die("%s: truncated file (%zu bytes, no end record)", d->path, d->size);
+		fail(d, "truncated file (%zu bytes, no end record)", d->size);
 	memcpy(&r, d->image + d->size - tail, sizeof r);
 	memcpy(&crc, d->image + d->size - sizeof crc, sizeof crc);
 	if (r.tag != AMON_TAG_END || r.length != sizeof crc)
-		util_die("%s: truncated file (%zu bytes, no end record)", d->path, d->size);
+		fail(d, "truncated file (%zu bytes, no end record)", d->size);
 	if ((uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), d->image, d->size - sizeof crc) != crc)
-		util_die("%s: checksum mismatch (file corrupted)", d->path);
+		fail(d, "checksum mismatch (file corrupted)");
 }
 
 
-struct amon_data *amon_read(const char *path)
+/* The parse proper: every fault leaves through fail(). */
+static void parse(struct amon_data *d)
 {
-	struct amon_data *d = xcalloc(1, sizeof *d);
 	struct cursor file;
 	int ended = 0;
 
-	d->path = path;
-	d->image = read_whole(path, &d->size);
 	file.p = d->image;
 	file.end = d->image + d->size;
 	if (d->size < AMON_MAGIC_SIZE || memcmp(d->image, AMON_MAGIC, AMON_MAGIC_SIZE) != 0)
-		util_die("%s: not an amon.out file (bad magic)", path);
+		fail(d, "not an amon.out file (bad magic)");
 	if (!take(&file, &d->header, sizeof d->header))
-		util_die("%s: truncated file (%zu bytes, header incomplete)", path, d->size);
+		fail(d, "truncated file (%zu bytes, header incomplete)", d->size);
 	if (d->header.byte_order != AMON_BYTE_ORDER)
-		util_die("%s: written on a machine of the other byte order", path);
+		fail(d, "written on a machine of the other byte order");
 	if (d->header.version != AMON_VERSION)
-		util_die("%s: amon.out version %u; this aprof reads version %u", path,
+		fail(d, "amon.out version %u; this aprof reads version %u",
 			 d->header.version, AMON_VERSION);
 	if (d->header.header_size != AMON_HEADER_SIZE)
-		util_die("%s: corrupt header (size %u)", path, d->header.header_size);
+		fail(d, "corrupt header (size %u)", d->header.header_size);
 	if (!(d->header.ticks_per_second > 0))
-		util_die("%s: corrupt header (ticks per second %g)", path,
+		fail(d, "corrupt header (ticks per second %g)",
 			 d->header.ticks_per_second);
 	check_seal(d);
 	while (!ended) {
@@ -215,7 +256,7 @@ struct amon_data *amon_read(const char *path)
 		struct cursor rec;
 
 		if (!take(&file, &r, sizeof r) || r.length > (uint64_t)(file.end - file.p))
-			util_die("%s: truncated file (%zu bytes, no end record)", path, d->size);
+			fail(d, "truncated file (%zu bytes, no end record)", d->size);
 		rec.p = file.p;
 		rec.end = file.p + r.length;
 		switch (r.tag) {
@@ -233,14 +274,70 @@ struct amon_data *amon_read(const char *path)
 			ended = 1; /* check_seal verified it */
 			break;
 		default:
-			util_die("%s: unknown record tag %u (file corrupted?)", path, r.tag);
+			fail(d, "unknown record tag %u (file corrupted?)", r.tag);
 		}
 		file.p = rec.end;
 	}
 	if (file.p != file.end)
-		util_die("%s: %zu bytes of garbage after the end record", path,
+		fail(d, "%zu bytes of garbage after the end record",
 			 (size_t)(file.end - file.p));
 	if (d->nmodules == 0 || !d->modules[0].is_exe)
-		util_die("%s: no executable record (file corrupted?)", path);
+		fail(d, "no executable record (file corrupted?)");
+}
+
+
+struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name, char **error)
+{
+	struct amon_data *d = xcalloc(1, sizeof *d);
+	struct parse p;
+
+	d->path = name;
+	d->image = image;
+	d->size = size;
+	p.message = NULL;
+	parsing = &p;
+	if (setjmp(p.fault) != 0) {
+		parsing = NULL;
+		amon_free(d);
+		*error = p.message;
+		return NULL;
+	}
+	parse(d);
+	parsing = NULL;
 	return d;
+}
+
+
+struct amon_data *amon_read(const char *path)
+{
+	unsigned char *image;
+	char *error = NULL;
+	size_t size;
+	struct amon_data *d;
+
+	image = read_whole(path, &size, &error);
+	d = image != NULL ? amon_parse(image, size, path, &error) : NULL;
+	if (d == NULL)
+		util_die("%s", error);
+	return d;
+}
+
+
+void amon_free(struct amon_data *d)
+{
+	int k;
+
+	if (d == NULL)
+		return;
+	for (k = 0; k < d->nmodules; k++)
+		free(d->modules[k].path);
+	free(d->modules);
+	for (k = 0; k < d->nthreads; k++) {
+		free(d->threads[k].histories);
+		free(d->threads[k].contexts);
+	}
+	free(d->threads);
+	free(d->bins);
+	free(d->image);
+	free(d);
 }

@@ -39,8 +39,10 @@ struct amon_thread_info {
 	char name[17];             /* NUL-terminated */
 	uint32_t flags;            /* AMON_THREAD_* */
 	uint64_t transitions;
+	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
 	size_t ncontexts;
 	struct amon_context_info *contexts;
+	uint64_t *histories;       /* the block every context's history points into */
 };
 
 /* A whole amon.out. */
@@ -64,5 +66,16 @@ struct amon_data {
 ** file and what is wrong: missing, not an amon.out, truncated, corrupted.
 */
 struct amon_data *amon_read(const char *path);
+
+/*
+** The parse under amon_read: IMAGE (SIZE bytes, malloc'd; the result owns it)
+** as the contents of a file called NAME.  Returns NULL on any fault, with
+** *ERROR a malloc'd one-line message ("NAME: what is wrong") and IMAGE freed.
+** The fuzz target's entry point.
+*/
+struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name, char **error);
+
+/* Frees D and all it holds. */
+void amon_free(struct amon_data *d);
 
 #endif /* APROF_APROF_AMON_READ_H */

@@ -3,7 +3,9 @@
 ** given: GNU gprof 2.40's texts (gprof/flat_bl.m and gprof/fsf_callg_bl.m,
 ** as the gprof binary prints them), each with the copyright block gprof
 ** appends.  The call-graph text has one added paragraph on how aprof's arc
-** times differ from gprof's.  The texts are data; report.c prints them.
+** times differ from gprof's.  A note for the heap metrics precedes them when
+** the profile charges bytes or allocations.  The texts are data; report.c
+** prints them.
 */
 #include <config.h>
 
@@ -143,3 +145,10 @@ const char blurb_callgraph[] =
 	"Copying and distribution of this file, with or without modification,\n"
 	"are permitted in any medium without royalty provided the copyright\n"
 	"notice and this notice are preserved.\n";
+
+const char blurb_metric_note[] =
+	"\n"
+	" aprof: this profile charges %s, not time.  In the\n"
+	" explanation below read \"time\" as that, \"seconds\" as %s, and\n"
+	" the per-call units as bytes (B, KB, MB, GB of 1024) or allocations\n"
+	" (al, Kal, Mal, Gal of 1000) per call.\n";

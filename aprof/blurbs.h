@@ -18,4 +18,11 @@ extern const char blurb_flat[];
 */
 extern const char blurb_callgraph[];
 
+/*
+** For a heap metric (--metric), printed before each blurb: a printf format
+** taking what is charged ("heap bytes allocated") and the unit shown
+** ("Kbytes"), saying how to read gprof's words about time.
+*/
+extern const char blurb_metric_note[];
+
 #endif /* APROF_APROF_BLURBS_H */

@@ -29,7 +29,7 @@ struct cg_entry {
 	int proc;           /* routine index, or -1 for a cycle */
 	int cyc;            /* position in p->cycles for a cycle, else -1 */
 	const char *name;   /* routine name; NULL for a cycle */
-	uint64_t time;      /* self + child, ticks */
+	uint64_t time;      /* self + child, in the profile's metric */
 	uint64_t calls;     /* calls (for a cycle: from outside it) */
 	int number;         /* cycle number; 0 for a routine */
 };
@@ -56,7 +56,7 @@ struct cg_line {
 	int other;          /* the routine at the other end */
 	int index;          /* its call-graph index */
 	int intra;          /* an arc between two members of one cycle */
-	uint64_t time;      /* the arc's self + children ticks for this side */
+	uint64_t time;      /* the arc's self + children for this side */
 };
 
 
@@ -149,9 +149,14 @@ static int same_cycle(const struct profile *p, int a, int b)
 }
 
 
-/* False if R gets no entry for lack of calls and time, -z being off (cg_print). */
+/*
+** False if R gets no entry for lack of calls and time, -z being off
+** (cg_print); with O->charged_only, for lack of time (or bytes) alone.
+*/
 static int proc_nonzero(const struct prof_proc *r, const struct report_options *o)
 {
+	if (o->charged_only)
+		return r->self != 0 || r->child != 0;
 	return o->zero || r->calls != 0 || r->rec != 0 || r->self != 0 || r->child != 0;
 }
 
@@ -159,6 +164,8 @@ static int proc_nonzero(const struct prof_proc *r, const struct report_options *
 /* The same for cycle C. */
 static int cycle_nonzero(const struct prof_cycle *c, const struct report_options *o)
 {
+	if (o->charged_only)
+		return c->self != 0 || c->child != 0;
 	return o->zero || c->calls != 0 || c->internal != 0 || c->self != 0 || c->child != 0;
 }
 
@@ -333,7 +340,7 @@ static void print_rec_line(FILE *out, const struct cg *g, int proc)
 
 
 /*
-** The parent or child line of L: SELF and CHILD ticks as seconds, then the
+** The parent or child line of L: SELF and CHILD in the profile's unit, then the
 ** arc's count/TOTAL, or its bare count for an arc within a cycle, then the
 ** routine at the other end.
 */
@@ -356,7 +363,8 @@ static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_
 /*
 ** Collects the arcs of routine PROC into *LINES, sorted in parent order:
 ** the arcs into it (PARENTS) or out of it.  Leaves out the spontaneous arc
-** (sets *SPONT) and any arc from PROC to itself.  Returns their number.
+** (sets *SPONT), any arc from PROC to itself and, with charged_only, any
+** arc charged nothing on this side.  Returns their number.
 */
 static int collect_lines(const struct cg *g, int proc, int parents, struct cg_line **lines,
 			 int *spont)
@@ -372,7 +380,10 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 	n = 0;
 	for (a = parents ? r->in : r->out; a != NULL; a = parents ? a->next_in : a->next_out) {
 		struct cg_line *l = &(*lines)[n];
+		uint64_t time = parents ? a->self2 + a->child2 : a->self1 + a->child1;
 
+		if (g->o->charged_only && time == 0)
+			continue;
 		if (a->from == PROF_SPONTANEOUS) {
 			*spont = 1;
 			continue;
@@ -383,7 +394,7 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 		l->other = parents ? a->from : a->to;
 		l->index = g->proc_index[l->other];
 		l->intra = same_cycle(g->p, a->from, a->to);
-		l->time = parents ? a->self2 + a->child2 : a->self1 + a->child1;
+		l->time = time;
 		n++;
 	}
 	qsort(*lines, (size_t)n, sizeof(**lines), cmp_line);
@@ -441,10 +452,10 @@ static void print_children(FILE *out, const struct cg *g, int proc)
 }
 
 
-/* The percentage of the total time TICKS are (cg_print's print_time). */
-static double percent(const struct profile *p, uint64_t ticks)
+/* The percentage of the profile's total V is (cg_print's print_time). */
+static double percent(const struct profile *p, uint64_t v)
 {
-	return 100.0 * (double)ticks / (p->total > 0 ? (double)p->total : 1.0);
+	return 100.0 * (double)v / (p->total > 0 ? (double)p->total : 1.0);
 }
 
 
@@ -523,8 +534,10 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 /*
 ** Prints P's call graph on OUT in gprof 2.40's layout (cg_print.c cg_print,
 ** print_header), without the blurb.  The title says "(explanation follows)"
-** unless O->brief.  The granularity line gives 100 / P->total (ticks) as the
-** percentage of one tick and P->total in seconds, or "no time propagated".
+** unless O->brief.  The granularity line gives 100 / P->total as the
+** percentage of one tick (byte, allocation) and P->total in P->unit, or
+** "no time propagated" ("no bytes propagated"...).  For a heap metric the
+** header's "% time" is a bare "%", which gprof2dot also accepts.
 ** Entries come in cmp_total order; -z, -q and -Q select them as in gprof.
 ** A cycle's entry has no parent lines, as in gprof: its callers are on its
 ** members' entries.  Dies only if P names a cycle it does not have.
@@ -539,11 +552,12 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 	      out);
 	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
 	if (p->total > 0)
-		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / (double)p->total,
-			(double)p->total / p->scale);
+		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / (double)p->total,
+			(double)p->total / p->scale, p->unit);
 	else
-		fputs(" no time propagated\n\n", out);
-	fputs("index % time    self  children    called     name\n", out);
+		fprintf(out, " no %s propagated\n\n", report_noun(p));
+	fputs(p->metric == PROF_TIME ? "index % time    self  children    called     name\n"
+		  : "index      %    self  children    called     name\n", out);
 
 	for (i = 0; i < g.nentries; i++) {
 		const struct cg_entry *e = &g.order[i];

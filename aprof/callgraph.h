@@ -14,7 +14,7 @@
 ** Prints P's call graph on OUT as gprof 2.40's cg_print() does, without the
 ** blurb (report.c adds it): title, granularity line, header, then one entry
 ** per routine or cycle O selects, in gprof's cmp_total order, each ending
-** in 47 dashes.  Times in seconds (ticks / P->ticks_per_second).
+** in 47 dashes.  Values in P->unit (P's values / P->scale).
 */
 void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o);
 

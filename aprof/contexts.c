@@ -53,17 +53,12 @@ static void print_history(FILE *out, const struct amon_context_info *c, const st
 		return;
 	}
 	for (k = 0; k < c->depth; k++) {
-		uint64_t a = AMON_ADDR(c->history[k]);
-		const struct symbol *s = symbols_find(syms, d, a);
+		char *name = symbols_name(syms, d, AMON_ADDR(c->history[k]));
 		int marked = AMON_MARKED(c->history[k]);
 
-		fputs(k > 0 ? " > " : "", out);
-		fputs(marked ? "" : "(", out);
-		if (s != NULL)
-			fputs(s->name, out);
-		else
-			fprintf(out, "0x%" PRIx64, a);
-		fputs(marked ? "" : ")", out);
+		fprintf(out, "%s%s%s%s", k > 0 ? " > " : "", marked ? "" : "(", name,
+			marked ? "" : ")");
+		free(name);
 	}
 }
 

@@ -42,16 +42,10 @@ static int cmp_time(const void *lp, const void *rp)
 }
 
 
-/*
-** The si_tab entry of the per-call columns, as hist_print chooses it: the
-** first that puts the largest (self + child) / calls of any called routine,
-** in seconds, in [1, 1000); 'T' (the first) when no called routine took any
-** time.  Where none fits, the last entry (gprof reads past its table).
-*/
-static size_t si_scale(const struct profile *p)
+/* The largest (self + child) / calls of any called routine of P, in P's values. */
+static double top_per_call(const struct profile *p)
 {
 	double top = 0.0;
-	size_t i;
 	int k;
 
 	for (k = 0; k < p->nprocs; k++) {
@@ -64,6 +58,21 @@ static size_t si_scale(const struct profile *p)
 		if (t > top)
 			top = t;
 	}
+	return top;
+}
+
+
+/*
+** The si_tab entry of the per-call columns, as hist_print chooses it: the
+** first that puts the largest (self + child) / calls of any called routine,
+** in seconds, in [1, 1000); 'T' (the first) when no called routine took any
+** time.  Where none fits, the last entry (gprof reads past its table).
+*/
+static size_t si_scale(const struct profile *p)
+{
+	double top = top_per_call(p);
+	size_t i;
+
 	if (top <= 0.0)
 		return 0;
 	top /= p->scale;
@@ -74,6 +83,78 @@ static size_t si_scale(const struct profile *p)
 			break;
 	}
 	return i;
+}
+
+
+/* How the per-call columns are shown: value * mul / div per call, headed "<unit>/call". */
+struct per_call {
+	double mul, div;
+	char unit[16];
+};
+
+
+/*
+** The per-call unit of P.  Time: gprof's SI prefix of seconds (si_scale).
+** Bytes: B, KB, MB or GB (powers of 1024), the largest that keeps the top
+** per-call value at 1 or more; allocations likewise al, Kal, Mal or Gal
+** (powers of 1000).
+*/
+static void per_call_unit(const struct profile *p, struct per_call *pc)
+{
+	static const char *const bytes[] = { "B", "KB", "MB", "GB" };
+	static const char *const allocs[] = { "al", "Kal", "Mal", "Gal" };
+	double base = p->metric == PROF_ALLOCS ? 1000.0 : 1024.0;
+	double top = top_per_call(p);
+	int i;
+
+	if (p->metric == PROF_TIME) {
+		size_t si = si_scale(p);
+
+		pc->mul = si_tab[si].scale;
+		pc->div = p->scale;
+		snprintf(pc->unit, sizeof(pc->unit), "%cs/call", si_tab[si].prefix);
+		return;
+	}
+	pc->mul = 1.0;
+	pc->div = 1.0;
+	for (i = 0; i < 3 && top >= pc->div * base; i++)
+		pc->div *= base;
+	snprintf(pc->unit, sizeof(pc->unit), "%s/call",
+		 p->metric == PROF_ALLOCS ? allocs[i] : bytes[i]);
+}
+
+
+/*
+** The lines above the rows: the sample line and the two header lines, in
+** gprof's layout for time.  A heap metric names itself over the percentage
+** column, P->unit over the value columns, and says what one count is.
+*/
+static void print_header(FILE *out, const struct profile *p, const char *unit)
+{
+	static const char *const what[] = {
+		[PROF_TIME] = "time", [PROF_BYTES] = "bytes", [PROF_ALLOCS] = "allocs",
+		[PROF_KEPT] = "kept", [PROF_PEAK] = "peak",
+	};
+
+	if (p->metric == PROF_TIME) {
+		fprintf(out, "\nEach sample counts as %g seconds.\n", 1.0 / p->scale);
+	} else {
+		fprintf(out, "\nEach sample counts as 1 %s",
+			p->metric == PROF_ALLOCS ? "allocation" : "byte");
+		if (p->scale != 1.0)
+			fprintf(out, ", shown in %s of %g bytes", p->unit, p->scale);
+		fputs(".\n", out);
+	}
+	if (p->total == 0)
+		fprintf(out, " no %s accumulated\n\n", report_noun(p));
+	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
+	if (p->metric == PROF_TIME)
+		fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+			"time", "seconds", "seconds", "calls", unit, unit, "name");
+	else
+		fprintf(out, "%6.6s%9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+			what[p->metric], p->unit, p->unit, "calls", unit, unit, "name");
 }
 
 
@@ -93,32 +174,25 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 
 /*
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),
-** without the blurb: title, sample period (1 / P->scale), the
-** two header lines, then one row per routine O selects, by self time.
-** Times in seconds; "% time" is relative to P->total; the per-call columns
-** are (self) / calls and (self + child) / calls in the SI unit gprof would
-** choose.  Cannot fail.
+** without the blurb: title, sample line, the two header lines, then one row
+** per routine O selects, by self value.  Values in P->unit (P's values /
+** P->scale: seconds for time); "% time" is relative to P->total; the
+** per-call columns are (self) / calls and (self + child) / calls in the
+** unit per_call_unit chooses (gprof's SI unit of seconds for time).
+** Cannot fail.
 */
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o)
 {
 	const struct prof_proc **rows = xmalloc((size_t)p->nprocs * sizeof(*rows));
 	double hz = p->scale;
 	double total = p->total > 0 ? (double)p->total : 1.0;
-	size_t si = si_scale(p);
-	double scale = si_tab[si].scale;
+	struct per_call pc;
 	uint64_t accum = 0;
-	char unit[16];
 	int k;
 
+	per_call_unit(p, &pc);
 	fputs("Flat profile:\n", out);
-	fprintf(out, "\nEach sample counts as %g seconds.\n", 1.0 / hz);
-	if (p->total == 0)
-		fputs(" no time accumulated\n\n", out);
-	snprintf(unit, sizeof(unit), "%cs/call", si_tab[si].prefix);
-	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
-	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"time", "seconds", "seconds", "calls", unit, unit, "name");
+	print_header(out, p, pc.unit);
 
 	for (k = 0; k < p->nprocs; k++)
 		rows[k] = &p->procs[k];
@@ -133,8 +207,8 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 			(double)accum / hz, (double)r->self / hz);
 		if (r->calls != 0)
 			fprintf(out, " %8" PRIu64 " %8.2f %8.2f  ", r->calls,
-				scale * (double)r->self / hz / (double)r->calls,
-				scale * (double)(r->self + r->child) / hz / (double)r->calls);
+				pc.mul * (double)r->self / pc.div / (double)r->calls,
+				pc.mul * (double)(r->self + r->child) / pc.div / (double)r->calls);
 		else
 			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
 		fputs(r->name, out);

@@ -11,8 +11,8 @@
 
 /*
 ** Prints P's flat profile on OUT as gprof 2.40's hist_print() does, without
-** the blurb (report.c adds it).  Times in seconds: ticks divided by
-** P->ticks_per_second; the per-call columns are scaled by an SI prefix.
+** the blurb (report.c adds it).  Values in P->unit (P's values / P->scale:
+** seconds for time); the per-call columns are scaled by a prefix.
 */
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o);
 

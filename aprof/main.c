@@ -13,6 +13,7 @@
 
 #include "aprof/amon_read.h"
 #include "aprof/contexts.h"
+#include "aprof/mprof.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
 #include "aprof/symbols.h"
@@ -23,15 +24,23 @@ struct options {
 	struct report_options report;
 	int contexts;            /* -S: list the contexts */
 	enum prof_metric metric; /* --metric */
+	int heap;                /* --heap: mprof's tables */
+	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
 	int demangle;            /* --[no-]demangle */
 	const char *exe;         /* default a.out, as gprof */
 	const char *amon;        /* default amon.out */
 };
 
-enum { OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC };
+enum {
+	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
+	OPT_NO_LEAKS,
+};
 
 /* --metric names, in enum prof_metric order. */
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
+
+/* --heap-verbosity names, in enum mprof_verbosity order. */
+static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
 
 static const struct option long_options[] = {
 	/* output styles (gprof(1)) */
@@ -40,12 +49,15 @@ static const struct option long_options[] = {
 	{ "graph", optional_argument, NULL, 'q' },
 	{ "no-graph", optional_argument, NULL, 'Q' },
 	{ "contexts", no_argument, NULL, 'S' },
+	{ "heap", no_argument, NULL, OPT_HEAP },
 	/* how to print */
 	{ "brief", no_argument, NULL, 'b' },
 	{ "display-unused-functions", no_argument, NULL, 'z' },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
+	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
 	/* miscellaneous */
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'v' },
@@ -67,17 +79,22 @@ static void usage(FILE *out, int status)
 		"  -q[NAME], --graph[=NAME]            print the call graph (NAME's entry only)\n"
 		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
 		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
+		"      --heap                          print mprof's four tables (bins, leaks,\n"
+		"                                      direct allocation, allocation call graph)\n"
 		"  -b, --brief                         leave out the explanations\n"
 		"  -z, --display-unused-functions      also list routines never called\n"
 		"      --[no-]demangle                 (do not) demangle C++ names\n"
 		"      --metric=M                      what the reports charge: time (default),\n"
 		"                                      bytes, allocs, kept (bytes never freed),\n"
 		"                                      peak (bytes live at the peak)\n"
+		"      --heap-verbosity=V              --heap's bins and leaks: normal (default),\n"
+		"                                      verbose or terse, as mprof's\n"
+		"      --no-leaks                      --heap without the leak table\n"
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q and -S choose what is printed; without any, the flat profile and the\n"
-		"call graph are.  NAME options may be repeated.  See aprof(1).\n");
+		"-p, -q, -S and --heap choose what is printed; without any, the flat profile\n"
+		"and the call graph are.  NAME options may be repeated.  See aprof(1).\n");
 	exit(status);
 }
 
@@ -97,6 +114,17 @@ static enum prof_metric parse_metric(const char *name)
 		if (strcmp(name, metric_names[i]) == 0)
 			return (enum prof_metric)i;
 	util_die("unknown metric '%s' (time, bytes, allocs, kept or peak)", name);
+}
+
+
+static enum mprof_verbosity parse_verbosity(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof verbosity_names / sizeof verbosity_names[0]; i++)
+		if (strcmp(name, verbosity_names[i]) == 0)
+			return (enum mprof_verbosity)i;
+	util_die("unknown heap verbosity '%s' (verbose, normal or terse)", name);
 }
 
 
@@ -149,6 +177,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_METRIC:
 			o->metric = parse_metric(optarg);
 			break;
+		case OPT_HEAP:
+			o->heap = chosen = 1;
+			break;
+		case OPT_HEAP_VERBOSITY:
+			o->mprof.verbosity = parse_verbosity(optarg);
+			break;
+		case OPT_NO_LEAKS:
+			o->mprof.no_leaks = 1;
+			break;
 		case OPT_HELP:
 			usage(stdout, 0);
 		case 'v':
@@ -189,7 +226,7 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	data = amon_read(o.amon);
 	syms = symbols_load(data, o.exe, o.demangle);
-	if (o.metric != PROF_TIME && !(data->heap.flags & AMON_HEAP_ON))
+	if ((o.metric != PROF_TIME || o.heap) && !(data->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o.amon);
 	prof = profile_build(data, syms, o.metric);
 	for (t = 0; t < data->nthreads; t++)
@@ -198,8 +235,14 @@ int main(int argc, char **argv)
 				  o.amon, (unsigned long long)data->threads[t].tid);
 	if (o.report.flat || o.report.graph)
 		report_gprof(stdout, prof, &o.report);
-	if (o.contexts) {
+	if (o.heap) {
 		if (o.report.flat || o.report.graph)
+			fputs("\f\n", stdout);
+		mprof_print(stdout, data, syms, o.metric == PROF_BYTES ? prof
+			    : profile_build(data, syms, PROF_BYTES), &o.mprof);
+	}
+	if (o.contexts) {
+		if (o.report.flat || o.report.graph || o.heap)
 			fputs("\f\n", stdout);
 		contexts_print(stdout, data, syms);
 	}

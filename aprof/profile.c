@@ -90,14 +90,7 @@ static void map_routines(struct profile *p, struct addr_map *m, const struct amo
 			m->proc[i] = p->nprocs - 1;
 			continue;
 		}
-		if (s != NULL) {
-			p->procs[p->nprocs].name = s->name;
-		} else {
-			char buf[32];
-
-			snprintf(buf, sizeof buf, "0x%" PRIx64, m->addr[i]);
-			p->procs[p->nprocs].name = xstrdup(buf);
-		}
+		p->procs[p->nprocs].name = s != NULL ? s->name : symbols_name(syms, d, m->addr[i]);
 		p->procs[p->nprocs].addr = key;
 		m->proc[i] = p->nprocs++;
 	}

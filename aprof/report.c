@@ -14,6 +14,52 @@
 #include "aprof/report.h"
 
 /*
+** What P charges, as the noun of gprof's "no time accumulated" and "no time
+** propagated": "time" for clock ticks, "bytes" for the byte metrics,
+** "allocations" for --metric=allocs.
+*/
+const char *report_noun(const struct profile *p)
+{
+	switch (p->metric) {
+	case PROF_TIME:
+		return "time";
+	case PROF_ALLOCS:
+		return "allocations";
+	default:
+		return "bytes";
+	}
+}
+
+
+/* What a heap metric charges, for the note before the blurbs (--metric). */
+static const char *metric_what(enum prof_metric m)
+{
+	switch (m) {
+	case PROF_ALLOCS:
+		return "heap allocations";
+	case PROF_KEPT:
+		return "heap bytes allocated and never freed";
+	case PROF_PEAK:
+		return "heap bytes live at the run's peak";
+	default:
+		return "heap bytes allocated";
+	}
+}
+
+
+/*
+** Prints BLURB on OUT, after a note saying what P charges instead of time
+** if it is a heap metric (the blurbs are gprof's, written for time).
+*/
+static void print_blurb(FILE *out, const struct profile *p, const char *blurb)
+{
+	if (p->metric != PROF_TIME)
+		fprintf(out, blurb_metric_note, metric_what(p->metric), p->unit);
+	fputs(blurb, out);
+}
+
+
+/*
 ** True if NAME is one of SPEC's names (exact match, as aprof's symspecs are
 ** plain routine names; gprof also accepts file:line forms).  An empty or
 ** NULL SPEC holds nothing.
@@ -36,23 +82,23 @@ int symspec_has(const struct symspec *spec, const char *name)
 ** profile (O->flat), then the call graph and its index (O->graph), each
 ** report followed by its blurb unless O->brief.  Every section after the
 ** first starts with "\f\n"; the index always does, even with -b, as in
-** gprof (gprof2dot stops reading the call graph at that line).  Times in
-** seconds: ticks / P->scale.  Dies only if P is inconsistent
-** (a routine in a cycle P does not have).
+** gprof (gprof2dot stops reading the call graph at that line).  Values in
+** P->unit: P's values / P->scale (seconds for time).  Dies only if P is
+** inconsistent (a routine in a cycle P does not have).
 */
 void report_gprof(FILE *out, const struct profile *p, const struct report_options *o)
 {
 	if (o->flat) {
 		flat_print(out, p, o);
 		if (!o->brief)
-			fputs(blurb_flat, out);
+			print_blurb(out, p, blurb_flat);
 	}
 	if (o->graph) {
 		if (o->flat)
 			fputs("\f\n", out);
 		callgraph_print(out, p, o);
 		if (!o->brief)
-			fputs(blurb_callgraph, out);
+			print_blurb(out, p, blurb_callgraph);
 		callgraph_index(out, p, o);
 	}
 }

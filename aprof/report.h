@@ -25,7 +25,14 @@ struct report_options {
 	struct symspec flat_exclude; /* -PNAME: leave these out of the flat profile */
 	struct symspec graph_only;   /* -qNAME: call-graph entries of these only */
 	struct symspec graph_exclude;/* -QNAME: leave these entries out of the call graph */
+	int charged_only;            /* graph: only what was charged something (mprof's table 4) */
 };
+
+/*
+** What P charges, as the noun of gprof's "no time accumulated": "time",
+** "bytes" or "allocations".
+*/
+const char *report_noun(const struct profile *p);
 
 /* True if NAME is in SPEC. */
 int symspec_has(const struct symspec *spec, const char *name);
@@ -33,7 +40,9 @@ int symspec_has(const struct symspec *spec, const char *name);
 /*
 ** Prints the reports O selects in GNU gprof 2.40's layout: the flat profile
 ** and its blurb, then "\f", the call graph and its blurb, then "\f" and the
-** index by function name.  Times in seconds (ticks / P->ticks_per_second).
+** index by function name.  Values in P->unit (P's value / P->scale): seconds
+** for time, bytes, Kbytes, Mbytes or allocs for the heap metrics, whose
+** explanations start with a note saying so.
 */
 void report_gprof(FILE *out, const struct profile *p, const struct report_options *o);
 

@@ -5,7 +5,9 @@
 #include <config.h>
 
 #include <bfd.h>
+#include <inttypes.h>
 #include <libiberty/demangle.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,41 +74,62 @@ static void check_build_id(bfd *abfd, const char *path, const struct amon_module
 
 
 /*
-** Appends to *C the function symbols of module M, read from PATH.  Returns
-** the number added; an executable with none is stripped and fatal.
+** Reads ABFD's static or (DYNAMIC) dynamic symbol table; NULL with *COUNT 0
+** if it has none.
+*/
+static asymbol **read_table(bfd *abfd, const char *path, int dynamic, long *count)
+{
+	long size = dynamic ? bfd_get_dynamic_symtab_upper_bound(abfd)
+			    : bfd_get_symtab_upper_bound(abfd);
+	asymbol **table;
+
+	*count = 0;
+	if (size <= 0)
+		return NULL; /* none, or an error that means none */
+	table = xmalloc((size_t)size);
+	*count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, table)
+			 : bfd_canonicalize_symtab(abfd, table);
+	if (*count < 0)
+		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
+	return table;
+}
+
+
+/*
+** Appends to *C the function symbols of module M, read from PATH: those of
+** its symbol table, or, if it has been stripped, those of its dynamic symbol
+** table (with a warning: routines not exported will show as addresses).
+** Returns the number added.
 */
 static size_t collect(struct candidate **c, size_t *n, const char *path,
 		      const struct amon_module_info *m, const char *amon)
 {
 	bfd *abfd = open_object(path);
 	asymbol **table;
-	long size, count, i;
+	long count, i;
 	size_t added = 0;
+	int dynamic;
 
 	check_build_id(abfd, path, m, amon);
-	size = bfd_get_symtab_upper_bound(abfd);
-	if (size < 0)
-		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
-	table = xmalloc((size_t)size);
-	count = bfd_canonicalize_symtab(abfd, table);
-	if (count < 0)
-		util_die("%s: %s", path, bfd_errmsg(bfd_get_error()));
-	*c = xrealloc(*c, (*n + (size_t)count + 1) * sizeof **c);
-	for (i = 0; i < count; i++) {
-		asymbol *s = table[i];
+	for (dynamic = 0; dynamic < 2 && added == 0; dynamic++) {
+		table = read_table(abfd, path, dynamic, &count);
+		*c = xrealloc(*c, (*n + (size_t)count + 1) * sizeof **c);
+		for (i = 0; i < count; i++) {
+			asymbol *s = table[i];
 
-		if (!(s->flags & BSF_FUNCTION) || s->section == NULL ||
-		    !(s->section->flags & SEC_CODE) || bfd_is_und_section(s->section))
-			continue;
-		(*c)[*n].addr = bfd_asymbol_value(s) + m->load_bias;
-		(*c)[*n].rank = symbol_rank(s);
-		(*c)[*n].name = bfd_asymbol_name(s);
-		(*c)[*n].abfd = abfd;
-		(*n)++;
-		added++;
+			if (!(s->flags & BSF_FUNCTION) || s->section == NULL ||
+			    !(s->section->flags & SEC_CODE) || bfd_is_und_section(s->section))
+				continue;
+			(*c)[*n].addr = bfd_asymbol_value(s) + m->load_bias;
+			(*c)[*n].rank = symbol_rank(s);
+			(*c)[*n].name = bfd_asymbol_name(s);
+			(*c)[*n].abfd = abfd;
+			(*n)++;
+			added++;
+		}
+		if (added == 0 && !dynamic)
+			util_warn("%s: no symbols (stripped?): using its dynamic symbols", path);
 	}
-	if (added == 0 && m->is_exe)
-		util_die("%s: no symbols (stripped executable?)", path);
 	/* TABLE and ABFD stay open: the names point into them. */
 	return added;
 }
@@ -167,4 +190,30 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 			return s->syms[lo - 1].addr >= m->start ? &s->syms[lo - 1] : NULL;
 	}
 	return NULL;
+}
+
+
+char *symbols_name(const struct symbols *s, const struct amon_data *d, uint64_t addr)
+{
+	const struct symbol *sym = symbols_find(s, d, addr);
+	char buf[64];
+	int k;
+
+	if (sym != NULL)
+		return xstrdup(sym->name);
+	for (k = 0; k < d->nmodules; k++) {
+		const struct amon_module_info *m = &d->modules[k];
+
+		if (addr >= m->start && addr < m->end) {
+			const char *base = strrchr(m->path, '/');
+			char *name;
+
+			snprintf(buf, sizeof buf, "0x%" PRIx64 " in ", addr - m->load_bias);
+			base = base != NULL ? base + 1 : m->path;
+			name = xmalloc(strlen(buf) + strlen(base) + 1);
+			return strcat(strcpy(name, buf), base);
+		}
+	}
+	snprintf(buf, sizeof buf, "0x%" PRIx64 " in <unknown>", addr);
+	return xstrdup(buf);
 }

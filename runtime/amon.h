@@ -94,6 +94,11 @@ struct amon_thread {
 	char name[16];          /* thread name when the thread was first seen, NUL-padded */
 	uint64_t contexts;      /* number of contexts that follow, the root included */
 	uint64_t transitions;   /* transitions the thread's machine created (B2 + B3) */
+	uint64_t resyncs;       /* shadow-stack entries popped because their exit never came
+				   (longjmp, exceptions without exit hooks) */
+	uint64_t dropped;       /* hook calls passed through: they re-entered the runtime
+				   (an instrumented signal handler interrupting a hook) */
+	uint64_t unmatched;     /* exit hooks that matched no entry */
 	uint32_t flags;         /* AMON_THREAD_* */
 	uint32_t pad;           /* zero */
 };

@@ -124,3 +124,21 @@ APROF_NOINSTR int aprof_blocks_remove(uintptr_t addr, struct aprof_block *b)
 	unlock(s);
 	return 0;
 }
+
+
+APROF_NOINSTR void aprof_blocks_lock_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < STRIPES; i++)
+		lock(&stripes[i]);
+}
+
+
+APROF_NOINSTR void aprof_blocks_unlock_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < STRIPES; i++)
+		unlock(&stripes[i]);
+}

@@ -31,4 +31,8 @@ APROF_HIDDEN int aprof_blocks_insert(const struct aprof_block *b);
 /* Removes the block at ADDR into *B; returns 0, or -1 if the table does not hold it. */
 APROF_HIDDEN int aprof_blocks_remove(uintptr_t addr, struct aprof_block *b);
 
+/* Takes (and gives back) every stripe's lock, so that fork copies no held lock. */
+APROF_HIDDEN void aprof_blocks_lock_all(void);
+APROF_HIDDEN void aprof_blocks_unlock_all(void);
+
 #endif /* APROF_RUNTIME_BLOCKS_H */

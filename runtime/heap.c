@@ -92,9 +92,18 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_of(struct aprof_thread *t,
 /* The calling thread's histogram, made on first use; NULL if no memory. */
 APROF_NOINSTR static struct aprof_heap_bin *bins_of(struct aprof_thread *t)
 {
-	if (t->bins == NULL)
-		t->bins = aprof_arena_alloc(&t->machine.arena, AMON_BINS * sizeof t->bins[0]);
+	if (t->bins == NULL) /* published: the writer and aprof_heap_reset read it */
+		__atomic_store_n(&t->bins,
+				 aprof_arena_alloc(&t->machine.arena, AMON_BINS * sizeof t->bins[0]),
+				 __ATOMIC_RELEASE);
 	return t->bins;
+}
+
+
+/* Adds N to a histogram counter; only its thread adds, but others read and reset it. */
+APROF_NOINSTR static void bin_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
 
@@ -107,9 +116,9 @@ APROF_NOINSTR static struct aprof_thread *heap_thread(void)
 {
 	struct aprof_thread *t = aprof_self;
 
-	if (!aprof_heap_on || aprof_busy)
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy)
 		return NULL;
-	if (t == NULL && aprof_started)
+	if (t == NULL && __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE))
 		t = aprof_thread_start();
 	return t;
 }
@@ -138,8 +147,8 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 		return;
 	}
 	bin += AMON_BIN(size);
-	bin->allocs++;
-	bin->alloc_bytes += size;
+	bin_add(&bin->allocs, 1);
+	bin_add(&bin->alloc_bytes, size);
 	spin_lock(&h->lock);
 	heap_touch(h);
 	h->allocs++;
@@ -150,7 +159,7 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 	if (live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)) {
 		spin_lock(&peak_lock);
 		if (live > peak_total) {
-			peak_total = live;
+			__atomic_store_n(&peak_total, live, __ATOMIC_RELAXED);
 			peak_ticks = aprof_clock_read() - aprof_clock_start;
 			__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
 			/* This context's live bytes, this allocation included, are its peak value. */
@@ -166,10 +175,11 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 
 APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
 {
-	if (!aprof_heap_on)
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
 		return 0;
 	if (aprof_blocks_remove((uintptr_t)p, b) != 0) {
-		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
+		if (!aprof_busy) /* the runtime's own blocks are never followed */
+			__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	return 1;
@@ -191,8 +201,8 @@ APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
 	spin_unlock(&h->lock);
 	__atomic_sub_fetch(&live_total, b->size, __ATOMIC_RELAXED);
 	if (t != NULL && !aprof_busy && bins_of(t) != NULL) {
-		t->bins[AMON_BIN(b->size)].frees++;
-		t->bins[AMON_BIN(b->size)].free_bytes += b->size;
+		bin_add(&t->bins[AMON_BIN(b->size)].frees, 1);
+		bin_add(&t->bins[AMON_BIN(b->size)].free_bytes, b->size);
 	}
 }
 
@@ -221,9 +231,35 @@ APROF_NOINSTR uint64_t aprof_heap_at_peak(const struct aprof_context *c)
 
 APROF_NOINSTR uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_frees)
 {
+	uint64_t peak;
+
+	spin_lock(&peak_lock); /* a dump may come while other threads allocate */
 	*ticks = peak_ticks;
+	peak = peak_total;
+	spin_unlock(&peak_lock);
 	*untracked_frees = __atomic_load_n(&untracked, __ATOMIC_RELAXED);
-	return peak_total;
+	return peak;
+}
+
+
+APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy)
+{
+	struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+
+	memset(copy, 0, sizeof *copy);
+	if (h == NULL)
+		return;
+	spin_lock(&h->lock);
+	/* Field by field: the lock itself is for atomic access only. */
+	copy->stamp = h->stamp;
+	copy->allocs = h->allocs;
+	copy->alloc_bytes = h->alloc_bytes;
+	copy->frees = h->frees;
+	copy->free_bytes = h->free_bytes;
+	memcpy(copy->class_alloc, h->class_alloc, sizeof copy->class_alloc);
+	memcpy(copy->class_free, h->class_free, sizeof copy->class_free);
+	copy->at_peak = h->at_peak;
+	spin_unlock(&h->lock);
 }
 
 
@@ -234,14 +270,24 @@ APROF_NOINSTR void aprof_heap_reset(void)
 	spin_lock(&peak_lock);
 	__atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
-	live_total = peak_total = peak_ticks = 0;
-	untracked = 0;
+	/* Other threads go on allocating, freeing and making contexts meanwhile. */
+	__atomic_store_n(&live_total, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&peak_total, 0, __ATOMIC_RELAXED);
+	peak_ticks = 0;
+	__atomic_store_n(&untracked, 0, __ATOMIC_RELAXED);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		struct aprof_context *c;
+		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
+		size_t k, n = __atomic_load_n(&t->machine.contexts, __ATOMIC_ACQUIRE);
+		struct aprof_context *c = t->machine.first;
 
-		if (t->bins != NULL)
-			memset(t->bins, 0, AMON_BINS * sizeof t->bins[0]);
-		for (c = t->machine.first; c != NULL; c = c->next) {
+		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
+			__atomic_store_n(&bins[k].allocs, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins[k].alloc_bytes, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins[k].frees, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins[k].free_bytes, 0, __ATOMIC_RELAXED);
+		}
+		/* Only the contexts the thread has published (see transition.c). */
+		for (k = 0; k < n; k++, c = k < n ? __atomic_load_n(&c->next, __ATOMIC_ACQUIRE) : c) {
 			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 
 			if (h == NULL)
@@ -254,4 +300,24 @@ APROF_NOINSTR void aprof_heap_reset(void)
 		}
 	}
 	spin_unlock(&peak_lock);
+}
+
+
+APROF_NOINSTR void aprof_heap_fork_prepare(void)
+{
+	spin_lock(&peak_lock);
+	aprof_blocks_lock_all();
+}
+
+
+APROF_NOINSTR void aprof_heap_fork_parent(void)
+{
+	aprof_blocks_unlock_all();
+	spin_unlock(&peak_lock);
+}
+
+
+APROF_NOINSTR void aprof_heap_fork_child(void)
+{
+	aprof_heap_fork_parent();
 }

@@ -60,6 +60,9 @@ APROF_HIDDEN void aprof_heap_free(const struct aprof_block *b);
 /* Puts back block B after a failed realloc. */
 APROF_HIDDEN void aprof_heap_put_back(const struct aprof_block *b);
 
+/* Copies C's counters (all zero if it has none), consistent even while other threads change them. */
+APROF_HIDDEN void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy);
+
 /* Live bytes of context C at the peak of the run's live bytes. */
 APROF_HIDDEN uint64_t aprof_heap_at_peak(const struct aprof_context *c);
 
@@ -71,5 +74,13 @@ APROF_HIDDEN uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_frees
 
 /* Forgets all counts (aprof_restart): blocks allocated before are not charged when freed. */
 APROF_HIDDEN void aprof_heap_reset(void);
+
+/*
+** fork: the heap's locks are held across it (prepare) and released in the
+** parent and the child, so the child inherits none held by a thread it lost.
+*/
+APROF_HIDDEN void aprof_heap_fork_prepare(void);
+APROF_HIDDEN void aprof_heap_fork_parent(void);
+APROF_HIDDEN void aprof_heap_fork_child(void);
 
 #endif /* APROF_RUNTIME_HEAP_H */

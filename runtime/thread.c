@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "process.h"
 #include "thread.h"
 #include "writer.h"
 
@@ -22,6 +23,23 @@ APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN int aprof_started;
 
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+static pthread_key_t thread_key; /* its destructor sees each thread end */
+
+
+/*
+** A thread ends: charge its last interval and keep its name (set with
+** pthread_setname_np, perhaps after its first hook).  Hooks called after
+** this (other destructors) still work on the state.
+*/
+APROF_NOINSTR static void thread_end(void *state)
+{
+	struct aprof_thread *t = state;
+	uint64_t now = aprof_clock_read();
+
+	t->cur->ticks += now - t->last;
+	t->last = now;
+	prctl(PR_GET_NAME, t->name);
+}
 
 
 /*
@@ -35,8 +53,27 @@ APROF_NOINSTR static void runtime_start(void)
 	aprof_clock_init(clock != NULL && strcmp(clock, "monotonic") == 0);
 	aprof_heap_init();
 	aprof_writer_init();
+	aprof_process_init();
+	pthread_key_create(&thread_key, thread_end);
 	atexit(aprof_writer_at_exit);
 	__atomic_store_n(&aprof_started, 1, __ATOMIC_RELEASE);
+}
+
+
+/* The calling thread's stack, so that frames on another stack are told apart. */
+APROF_NOINSTR static void stack_bounds(struct aprof_thread *t)
+{
+	pthread_attr_t a;
+	void *lo;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &a) != 0)
+		return;
+	if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+		t->stack_lo = (uintptr_t)lo;
+		t->stack_hi = (uintptr_t)lo + size;
+	}
+	pthread_attr_destroy(&a);
 }
 
 
@@ -54,6 +91,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 	}
 	t->cap = STACK_INITIAL;
 	t->cur = t->machine.root;
+	stack_bounds(t);
 	t->tid = (uint64_t)syscall(SYS_gettid);
 	prctl(PR_GET_NAME, t->name);
 	t->next = __atomic_load_n(&aprof_threads, __ATOMIC_RELAXED);
@@ -61,6 +99,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 					    __ATOMIC_RELAXED))
 		;
 	aprof_self = t;
+	pthread_setspecific(thread_key, t);
 	aprof_busy--;
 	t->last = aprof_clock_read();
 	return t;
@@ -69,7 +108,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 
 APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 {
-	struct aprof_context **s = aprof_map(2 * t->cap * sizeof s[0]);
+	struct aprof_frame *s = aprof_map(2 * t->cap * sizeof s[0]);
 
 	if (s == NULL)
 		return -1;
@@ -78,4 +117,55 @@ APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 	t->stack = s;
 	t->cap *= 2;
 	return 0;
+}
+
+
+#define LAND_SCAN_BYTES 65536 /* how far above a frame its return address may be */
+
+
+APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
+						      uintptr_t site)
+{
+	uintptr_t p, end = frame + LAND_SCAN_BYTES, caller_sp;
+
+	t->jumped = 0;
+	if (frame < t->stack_lo || frame >= t->stack_hi)
+		return t->cur; /* another stack (a signal's, a coroutine's): nothing to compare */
+	if (end > t->stack_hi)
+		end = t->stack_hi;
+	/* The routine being entered was called from SITE: its return address is on the stack. */
+	for (p = frame & ~(uintptr_t)7; p + sizeof(uintptr_t) <= end; p += sizeof(uintptr_t))
+		if (*(const uintptr_t *)p == site)
+			break;
+	if (p + sizeof(uintptr_t) > end)
+		return t->cur;
+	caller_sp = p + sizeof(uintptr_t);
+	/* Every routine the caller called before, and all below them, is gone. */
+	while (t->sp != 0 && t->stack[t->sp - 1].frame < caller_sp) {
+		t->cur = t->stack[--t->sp].ctx;
+		t->resyncs++;
+	}
+	return t->cur;
+}
+
+
+APROF_NOINSTR void aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
+{
+	size_t k;
+
+	t->jumped = 0;
+	if (t->lost != 0) { /* an entry the full stack could not take */
+		t->lost--;
+		return;
+	}
+	for (k = t->sp; k > 0; k--)
+		if (t->stack[k - 1].fn == fn && t->stack[k - 1].site == site)
+			break;
+	if (k == 0) {
+		t->unmatched++;
+		return;
+	}
+	t->resyncs += t->sp - k; /* entries above FN's were abandoned */
+	t->sp = k - 1;
+	t->cur = t->stack[t->sp].ctx;
 }

@@ -13,19 +13,37 @@
 #include "transition.h"
 
 /*
+** A shadow-stack entry, pushed at each entry.  An exit matches the top entry
+** by (fn, site), which GCC passes alike to both hooks of an activation.
+** FRAME lets the runtime tell, after a longjmp or a caught exception, which
+** entries were abandoned without their exit hooks: see aprof_thread_land.
+*/
+struct aprof_frame {
+	struct aprof_context *ctx;       /* the context to return to: the caller's */
+	uintptr_t fn;                    /* the routine entered */
+	uintptr_t site;                  /* its return address in its caller */
+	uintptr_t frame;                 /* __builtin_dwarf_cfa() in its enter hook */
+};
+
+/*
 ** A thread's state.  Created lazily at the thread's first hook call, never
 ** freed: the writer reads it at exit even if the thread has finished.
 */
 struct aprof_thread {
 	struct aprof_context *cur;       /* the current context */
 	uint64_t last;                   /* clock at the end of the last hook: charged from here */
-	struct aprof_context **stack;    /* shadow stack: the contexts of the callers */
+	struct aprof_frame *stack;       /* the shadow stack */
 	size_t sp;                       /* entries in use */
 	size_t cap;                      /* entries mapped */
 	size_t lost;                     /* calls not pushed because the stack could not grow */
+	int jumped;                      /* a longjmp or catch happened since the last hook */
+	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
+	uint64_t resyncs;                /* entries popped because their exit never came */
+	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
+	uint64_t unmatched;              /* exits that matched no entry */
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
-	char name[16];                   /* thread name when first seen */
+	char name[16];                   /* thread name: when first seen, updated at write */
 	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
@@ -38,9 +56,11 @@ extern APROF_HIDDEN __thread struct aprof_thread *aprof_self
 extern APROF_HIDDEN struct aprof_thread *aprof_threads;
 
 /*
-** Set while this thread runs the runtime's own code that may allocate
-** (starting up, writing amon.out): the malloc wrappers then pass straight
-** through, so the runtime never charges, nor recurses into, itself.
+** The thread's one re-entrancy guard, shared by the hooks and the malloc
+** wrappers: set while the runtime's own code runs.  A hook or an allocation
+** that finds it set (a signal handler interrupting the runtime, or the
+** runtime allocating for itself) is passed through and counted, so the
+** runtime never corrupts, charges nor recurses into itself.
 */
 extern APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
 
@@ -56,5 +76,23 @@ APROF_HIDDEN struct aprof_thread *aprof_thread_start(void);
 
 /* Doubles T's shadow stack; returns -1 if no memory. */
 APROF_HIDDEN int aprof_thread_grow_stack(struct aprof_thread *t);
+
+/*
+** The first enter hook after a longjmp or a caught exception (T->jumped):
+** FRAME is its canonical frame address, SITE the return address into the
+** routine now running, the caller.  Finds where that return address is
+** stored, which is the caller's stack pointer, and pops every entry whose
+** frame lies below it: routines left without their exit hooks.  Returns the
+** context now current.
+*/
+APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
+						     uintptr_t site);
+
+/*
+** An exit of FN (called from SITE) that does not match the top entry: pops
+** abandoned entries down to FN's own and that one, or, if FN has no entry,
+** counts the exit as unmatched.
+*/
+APROF_HIDDEN void aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn, uintptr_t site);
 
 #endif /* APROF_RUNTIME_THREAD_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "modules.h"
 #include "transition.h"
 
 #define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
@@ -133,8 +134,12 @@ APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *
 		for (c = head->to; c != NULL; c = c->same_proc)
 			if (c->depth == n && memcmp(c->history, h, n * sizeof h[0]) == 0)
 				return c; /* B2 */
-	if (head->proc == 0 && table_put(m, NULL, proc, NULL) != 0)
-		return NULL;
+	if (head->proc == 0) {
+		/* A routine new to this thread: make sure amon.out will name its object. */
+		aprof_module_note(proc);
+		if (table_put(m, NULL, proc, NULL) != 0)
+			return NULL;
+	}
 	c = context_new(m, h, n); /* B3 */
 	if (c == NULL)
 		return NULL;

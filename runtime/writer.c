@@ -5,7 +5,6 @@
 */
 #include <config.h>
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,10 +20,12 @@
 #include "arena.h"
 #include "clock.h"
 #include "heap.h"
+#include "modules.h"
 #include "thread.h"
 #include "writer.h"
 
-static char out_path[PATH_MAX]; /* absolute; fixed at start so chdir cannot move it */
+static char out_template[PATH_MAX]; /* absolute, fixed at start: chdir cannot move it */
+static char out_path[PATH_MAX];     /* out_template for this process (see expand_out_path) */
 
 /* A buffered output file whose bytes are summed into a CRC as they go out. */
 struct out {
@@ -38,21 +39,48 @@ struct out {
 static struct out out; /* static: writes are serialized by write_lock */
 
 
-/* Makes P (relative to the current directory) the absolute output path. */
+/*
+** The output path of this process: TEMPLATE with every "%p" replaced by the
+** pid; a forked child without "%p" in TEMPLATE appends ".<pid>" so that it
+** does not overwrite its parent's profile.
+*/
+APROF_NOINSTR static void expand_out_path(int child)
+{
+	const char *t = out_template;
+	char pid[24];
+	size_t n = 0;
+	int with_pid = 0;
+
+	snprintf(pid, sizeof pid, "%ld", (long)getpid());
+	while (*t != '\0' && n + 1 < sizeof out_path) {
+		if (t[0] == '%' && t[1] == 'p') {
+			n += (size_t)snprintf(out_path + n, sizeof out_path - n, "%s", pid);
+			t += 2;
+			with_pid = 1;
+		} else {
+			out_path[n++] = *t++;
+		}
+	}
+	out_path[n < sizeof out_path ? n : sizeof out_path - 1] = '\0';
+	if (child && !with_pid)
+		snprintf(out_path + strlen(out_path), sizeof out_path - strlen(out_path), ".%s", pid);
+}
+
+
+/* Makes P (relative to the current directory) the absolute output template. */
 APROF_NOINSTR static void set_out_path(const char *p)
 {
 	size_t n;
 
 	if (p[0] == '/') {
-		snprintf(out_path, sizeof out_path, "%s", p);
-		return;
+		snprintf(out_template, sizeof out_template, "%s", p);
+	} else if (getcwd(out_template, sizeof out_template - 1) == NULL) {
+		snprintf(out_template, sizeof out_template, "%s", p); /* cwd unknown: relative */
+	} else {
+		n = strlen(out_template);
+		snprintf(out_template + n, sizeof out_template - n, "/%s", p);
 	}
-	if (getcwd(out_path, sizeof out_path - 1) == NULL) {
-		snprintf(out_path, sizeof out_path, "%s", p); /* cwd unknown: stay relative */
-		return;
-	}
-	n = strlen(out_path);
-	snprintf(out_path + n, sizeof out_path - n, "/%s", p);
+	expand_out_path(0);
 }
 
 
@@ -110,128 +138,31 @@ APROF_NOINSTR static void out_record(struct out *o, uint32_t tag, uint64_t lengt
 
 /* ---- modules ---------------------------------------------------------- */
 
-/* What dl_iterate_phdr tells about one object, and whether contexts use it. */
-struct module {
-	struct amon_module m;
-	const char *path;
-	int is_exe;
-};
-
-/* A pass of dl_iterate_phdr: counts objects (mods == NULL) or fills mods[]. */
-struct module_scan {
-	struct module *mods;
-	size_t n, cap;
-};
-
-
-APROF_NOINSTR static void read_build_id(const struct dl_phdr_info *info, const ElfW(Phdr) *ph,
-					struct amon_module *m)
+APROF_NOINSTR static void write_module(struct out *o, uint32_t tag, const struct aprof_module *m)
 {
-	const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-	const char *end = p + ph->p_memsz;
-
-	while (p + sizeof(ElfW(Nhdr)) <= end) {
-		const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-		const char *desc = p + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
-
-		p = desc + ((nh->n_descsz + 3) & ~3u);
-		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-		    memcmp((const char *)(nh + 1), "GNU", 4) == 0 && nh->n_descsz <= AMON_BUILD_ID_MAX &&
-		    p <= end) {
-			m->build_id_length = nh->n_descsz;
-			memcpy(m->build_id, desc, nh->n_descsz);
-			return;
-		}
-	}
+	out_record(o, tag, sizeof m->m + m->m.path_length);
+	out_bytes(o, &m->m, sizeof m->m);
+	out_bytes(o, m->path, m->m.path_length);
 }
 
 
-APROF_NOINSTR static int module_visit(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct module_scan *s = data;
-	struct module *mod;
-	int i;
-
-	(void)size;
-	if (s->mods == NULL || s->n >= s->cap) {
-		s->n++;
-		return 0;
-	}
-	mod = &s->mods[s->n];
-	mod->is_exe = s->n == 0; /* glibc lists the main program first */
-	s->n++;
-	mod->path = info->dlpi_name;
-	mod->m.load_bias = info->dlpi_addr;
-	mod->m.start = UINT64_MAX;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t a = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			if (a < mod->m.start)
-				mod->m.start = a;
-			if (a + ph->p_memsz > mod->m.end)
-				mod->m.end = a + ph->p_memsz;
-		} else if (ph->p_type == PT_NOTE && mod->m.build_id_length == 0) {
-			read_build_id(info, ph, &mod->m);
-		}
-	}
-	return 0;
-}
-
-
-/* True if some context of some thread runs a routine inside MOD. */
-APROF_NOINSTR static int module_used(const struct module *mod)
-{
-	const struct aprof_thread *t;
-	const struct aprof_context *c;
-
-	for (t = aprof_threads; t != NULL; t = t->next)
-		for (c = t->machine.first; c != NULL; c = c->next)
-			if (c->depth > 0) {
-				uint64_t a = AMON_ADDR(c->history[c->depth - 1]);
-
-				if (a >= mod->m.start && a < mod->m.end)
-					return 1;
-			}
-	return 0;
-}
-
-
-/* Writes the EXE record and a MODULE record for each object holding profiled code. */
+/*
+** Writes the EXE record, then a MODULE record for each other object that
+** holds a routine of some context (modules.c noted them, dlclose'd or not).
+*/
 APROF_NOINSTR static void write_modules(struct out *o)
 {
-	static char exe[PATH_MAX];
-	struct module_scan s = { NULL, 0, 0 };
-	size_t i, bytes;
-	ssize_t n;
+	static struct aprof_module exe; /* static: big, and the writer is serialized */
+	const struct aprof_module *m;
+	size_t i, n;
 
-	dl_iterate_phdr(module_visit, &s);
-	s.cap = s.n + 8; /* room for objects loaded meanwhile by another thread */
-	bytes = s.cap * sizeof s.mods[0];
-	s.mods = aprof_map(bytes);
-	if (s.mods == NULL) {
-		o->error = ENOMEM;
-		return;
-	}
-	s.n = 0;
-	dl_iterate_phdr(module_visit, &s);
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	for (i = 0; i < s.n && i < s.cap; i++) {
-		struct module *mod = &s.mods[i];
-
-		if (mod->is_exe)
-			mod->path = exe;
-		else if (!module_used(mod))
-			continue;
-		mod->m.path_length = (uint32_t)strlen(mod->path);
-		out_record(o, mod->is_exe ? AMON_TAG_EXE : AMON_TAG_MODULE,
-			   sizeof mod->m + mod->m.path_length);
-		out_bytes(o, &mod->m, sizeof mod->m);
-		out_bytes(o, mod->path, mod->m.path_length);
-	}
-	aprof_unmap(s.mods, bytes);
+	aprof_module_exe(&exe);
+	exe.m.path_length = (uint32_t)strlen(exe.path);
+	write_module(o, AMON_TAG_EXE, &exe);
+	m = aprof_modules(&n);
+	for (i = 0; i < n; i++)
+		if (m[i].m.start != exe.m.start)
+			write_module(o, AMON_TAG_MODULE, &m[i]);
 }
 
 
@@ -239,7 +170,7 @@ APROF_NOINSTR static void write_modules(struct out *o)
 
 APROF_NOINSTR static void write_context(struct out *o, const struct aprof_context *c)
 {
-	const struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+	struct aprof_heap_counts h; /* a copy: other threads may free blocks of C meanwhile */
 	struct amon_context ac;
 
 	memset(&ac, 0, sizeof ac);
@@ -247,21 +178,53 @@ APROF_NOINSTR static void write_context(struct out *o, const struct aprof_contex
 	ac.calls = c->calls;
 	ac.rec = c->rec;
 	ac.ticks = c->ticks;
-	if (h != NULL) {
-		ac.allocs = h->allocs;
-		ac.alloc_bytes = h->alloc_bytes;
-		ac.frees = h->frees;
-		ac.free_bytes = h->free_bytes;
-		memcpy(ac.class_alloc, h->class_alloc, sizeof ac.class_alloc);
-		memcpy(ac.class_free, h->class_free, sizeof ac.class_free);
-		ac.peak_bytes = aprof_heap_at_peak(c);
-	}
+	aprof_heap_read(c, &h);
+	ac.allocs = h.allocs;
+	ac.alloc_bytes = h.alloc_bytes;
+	ac.frees = h.frees;
+	ac.free_bytes = h.free_bytes;
+	memcpy(ac.class_alloc, h.class_alloc, sizeof ac.class_alloc);
+	memcpy(ac.class_free, h.class_free, sizeof ac.class_free);
+	ac.peak_bytes = aprof_heap_at_peak(c);
 	out_bytes(o, &ac, sizeof ac);
 	out_bytes(o, c->history, c->depth * sizeof c->history[0]);
 }
 
 
-APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread *t)
+/*
+** The context after C, the I-th of N published, or C itself after the last:
+** the last one's 'next' may be being linked by its thread (transition.c).
+*/
+APROF_NOINSTR static const struct aprof_context *next_context(const struct aprof_context *c,
+							    uint64_t i, uint64_t n)
+{
+	return i < n ? __atomic_load_n(&c->next, __ATOMIC_ACQUIRE) : c;
+}
+
+
+/* The current name of thread TID of this process, if it still runs, into NAME[16]. */
+APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
+{
+	char path[64], buf[16];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/self/task/%llu/comm", (unsigned long long)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	if (buf[n - 1] == '\n')
+		n--;
+	memset(name, 0, 16);
+	memcpy(name, buf, (size_t)n);
+}
+
+
+APROF_NOINSTR static void write_thread(struct out *o, struct aprof_thread *t)
 {
 	const struct aprof_machine *m = &t->machine;
 	const struct aprof_context *c;
@@ -272,52 +235,57 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	memset(&th, 0, sizeof th);
 	th.contexts = __atomic_load_n(&m->contexts, __ATOMIC_ACQUIRE);
 	th.tid = t->tid;
+	thread_name(t->tid, t->name);
 	memcpy(th.name, t->name, sizeof th.name);
 	th.transitions = m->transitions;
+	th.resyncs = t->resyncs;
+	th.dropped = t->dropped;
+	th.unmatched = t->unmatched;
 	th.flags = m->full || t->lost ? AMON_THREAD_INCOMPLETE : 0;
-	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++)
+	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
 	out_record(o, AMON_TAG_THREAD, length);
 	out_bytes(o, &th, sizeof th);
-	for (c = m->first, i = 0; i < th.contexts; c = c->next, i++)
+	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
 		write_context(o, c);
 }
 
 
-/* The HEAP record: peak, and the size histogram summed over the threads. */
+/*
+** The HEAP record: peak, and the size histogram summed over the threads.
+** The sums are taken once, into a copy, so the record's length and its bins
+** agree even while other threads allocate (or aprof_restart clears them).
+*/
 APROF_NOINSTR static void write_heap(struct out *o)
 {
+	static struct amon_heap_bin sum[AMON_BINS]; /* static: big, and the writer is serialized */
 	struct amon_heap hp;
-	struct amon_heap_bin b;
 	const struct aprof_thread *t;
 	uint32_t k;
 
 	memset(&hp, 0, sizeof hp);
-	hp.flags = aprof_heap_on ? AMON_HEAP_ON : 0;
+	memset(sum, 0, sizeof sum);
+	hp.flags = __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ? AMON_HEAP_ON : 0;
 	hp.peak_bytes = aprof_heap_peak(&hp.peak_ticks, &hp.untracked);
-	for (k = 0; k < AMON_BINS; k++)
-		for (t = aprof_threads; t != NULL; t = t->next)
-			if (t->bins != NULL && t->bins[k].allocs + t->bins[k].frees != 0) {
-				hp.nbins++;
-				break;
-			}
-	out_record(o, AMON_TAG_HEAP, sizeof hp + hp.nbins * sizeof b);
-	out_bytes(o, &hp, sizeof hp);
-	for (k = 0; k < AMON_BINS && hp.nbins > 0; k++) {
-		memset(&b, 0, sizeof b);
-		b.bin = k;
-		for (t = aprof_threads; t != NULL; t = t->next)
-			if (t->bins != NULL) {
-				b.allocs += t->bins[k].allocs;
-				b.alloc_bytes += t->bins[k].alloc_bytes;
-				b.frees += t->bins[k].frees;
-				b.free_bytes += t->bins[k].free_bytes;
-			}
-		if (b.allocs + b.frees != 0) {
-			out_bytes(o, &b, sizeof b);
-			hp.nbins--;
+	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
+		const struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
+
+		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
+			sum[k].allocs += __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
+			sum[k].alloc_bytes += __atomic_load_n(&bins[k].alloc_bytes, __ATOMIC_RELAXED);
+			sum[k].frees += __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
+			sum[k].free_bytes += __atomic_load_n(&bins[k].free_bytes, __ATOMIC_RELAXED);
 		}
 	}
+	for (k = 0; k < AMON_BINS; k++) {
+		sum[k].bin = k;
+		hp.nbins += sum[k].allocs + sum[k].frees != 0;
+	}
+	out_record(o, AMON_TAG_HEAP, sizeof hp + hp.nbins * sizeof sum[0]);
+	out_bytes(o, &hp, sizeof hp);
+	for (k = 0; k < AMON_BINS; k++)
+		if (sum[k].allocs + sum[k].frees != 0)
+			out_bytes(o, &sum[k], sizeof sum[k]);
 }
 
 
@@ -347,7 +315,7 @@ APROF_NOINSTR static int write_profile(void)
 	char tmp[PATH_MAX + 48];
 	struct aprof_thread *self = aprof_self;
 	struct amon_header h;
-	const struct aprof_thread *t;
+	struct aprof_thread *t;
 	uint64_t now;
 	uint32_t crc;
 
@@ -443,4 +411,36 @@ APROF_NOINSTR void aprof_writer_count_allocation(void)
 		__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
 		aprof_writer_dump();
 	}
+}
+
+
+APROF_NOINSTR void aprof_writer_fork_prepare(void)
+{
+	pthread_mutex_lock(&write_lock);
+}
+
+
+APROF_NOINSTR void aprof_writer_fork_parent(void)
+{
+	pthread_mutex_unlock(&write_lock);
+}
+
+
+APROF_NOINSTR void aprof_writer_fork_child(void)
+{
+	pthread_mutex_init(&write_lock, NULL);
+	expand_out_path(1);
+}
+
+
+APROF_NOINSTR void aprof_writer_dump_crash(void)
+{
+	aprof_busy++;
+	/* The crash may have come while this very thread was writing: then give up. */
+	if (pthread_mutex_trylock(&write_lock) == 0) {
+		if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
+			write_profile();
+		pthread_mutex_unlock(&write_lock);
+	}
+	aprof_busy--;
 }

@@ -9,7 +9,7 @@
 /*
 ** Fixes the output path while the current directory is still the one the
 ** program started in: $APROF_OUT if set (ignored in setuid programs), else
-** amon.out, made absolute.
+** amon.out, made absolute; "%p" in it stands for the process id.
 */
 APROF_HIDDEN void aprof_writer_init(void);
 
@@ -35,5 +35,16 @@ APROF_HIDDEN void aprof_writer_set_autosave(unsigned long every);
 
 /* Counts one allocation towards the next autosave. */
 APROF_HIDDEN void aprof_writer_count_allocation(void);
+
+/* fork: hold the writer across the fork; the child gets its own output path. */
+APROF_HIDDEN void aprof_writer_fork_prepare(void);
+APROF_HIDDEN void aprof_writer_fork_parent(void);
+APROF_HIDDEN void aprof_writer_fork_child(void);
+
+/*
+** A fatal signal's last word: writes the profile so far unless stopped or
+** already writing.  Best effort: it must not wait for anything.
+*/
+APROF_HIDDEN void aprof_writer_dump_crash(void);
 
 #endif /* APROF_RUNTIME_WRITER_H */

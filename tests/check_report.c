@@ -82,6 +82,7 @@ static void setup(void)
 	prof.nprocs = NPROCS;
 	prof.cycles = cycles;
 	prof.ncycles = 1;
+	prof.metric = PROF_TIME;
 	prof.scale = 100.0;
 	prof.unit = "seconds";
 	prof.total = 96;
@@ -451,6 +452,75 @@ START_TEST(test_no_time)
 END_TEST
 
 
+/* PROF's numbers as heap bytes (--metric=bytes), shown in plain bytes. */
+static void use_bytes(void)
+{
+	prof.metric = PROF_BYTES;
+	prof.scale = 1.0;
+	prof.unit = "bytes";
+}
+
+
+/*
+** --metric=bytes: the same layout, "seconds" become the unit, the per-call
+** columns bytes per call, "% time" a bare "%" in the call graph; the blurbs
+** start with a note on reading them.
+*/
+START_TEST(test_bytes)
+{
+	static const char *const flat_text[] = {
+		"Flat profile:",
+		"",
+		"Each sample counts as 1 byte.",
+		"  %   cumulative   self              self     total           ",
+		" bytes    bytes     bytes    calls   B/call   B/call  name    ",
+		" 88.54     85.00    85.00     9091     0.01     0.01  work",
+		"  4.17     89.00     4.00        1     4.00    74.00  fib",
+		NULL
+	};
+	static const char *only_names[] = { "work", "fib" };
+	struct report_options o = brief_options();
+	char *out;
+
+	use_bytes();
+	o.graph = 0;
+	o.flat_only.names = only_names;
+	o.flat_only.n = 2;
+	out = render(&o);
+	check_lines(out, flat_text);
+	free(out);
+
+	o = brief_options();
+	o.flat = 0;
+	out = render(&o);
+	ck_assert(starts_with(out, "\t\t\tCall graph\n\n\ngranularity: each sample hit covers "
+			      "1 byte(s) for 1.04% of 96.00 bytes\n\n"
+			      "index      %    self  children    called     name\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n               70.00    0.00    8361/9091        "
+				     "fib [3]\n[2]     88.5   85.00    0.00    9091         "
+				     "work [2]\n"));
+	free(out);
+
+	o.brief = 0;
+	o.flat = 1;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "  b\n\n aprof: this profile charges heap bytes "
+				     "allocated, not time.  In the\n explanation below read "
+				     "\"time\" as that, \"seconds\" as bytes, and\n"));
+	ck_assert_int_eq(count_char(out, '\f'), 4);
+	free(out);
+
+	prof.total = 0;
+	o.brief = 1;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\nEach sample counts as 1 byte.\n"
+				     " no bytes accumulated\n"));
+	ck_assert_ptr_nonnull(strstr(out, "covers 1 byte(s) no bytes propagated\n"));
+	free(out);
+}
+END_TEST
+
+
 /*
 ** gprof2dot's GprofParser regexes (gprof2dot.py), as POSIX EREs: Python's
 ** \d, \s and \S spelled as classes, the named groups as plain ones.  POSIX
@@ -500,7 +570,8 @@ static int matches(const char *re, const char *line)
 ** Every call-graph line has a shape gprof2dot's parser accepts: the header,
 ** then entries ending in dashes, a cycle entry starting with its header line
 ** followed by member lines, a routine entry with at least one line before a
-** primary line, and the graph ended by a line that is exactly "\f".
+** primary line, and the graph ended by a line that is exactly "\f".  Run
+** for time and (_i = 1) for bytes.
 */
 START_TEST(test_gprof2dot_shapes)
 {
@@ -508,6 +579,8 @@ START_TEST(test_gprof2dot_shapes)
 	char *out, *line, *save = NULL;
 	int in_graph = 0, ended = 0, entry_lines = 0, cycle_entry = 0, primaries = 0;
 
+	if (_i == 1)
+		use_bytes();
 	o.flat = 0;
 	out = render(&o);
 	for (line = strtok_r(out, "\n", &save); line != NULL && !ended;
@@ -565,7 +638,8 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_spontaneous);
 	tcase_add_test(tc, test_index_zero);
 	tcase_add_test(tc, test_no_time);
-	tcase_add_test(tc, test_gprof2dot_shapes);
+	tcase_add_test(tc, test_bytes);
+	tcase_add_loop_test(tc, test_gprof2dot_shapes, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,8 +40,17 @@ cp "$good" "$WORK/corrupt.out"
 printf '\377' | dd of="$WORK/corrupt.out" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 rejects "corrupted amon.out" "checksum mismatch" "$exe" "$WORK/corrupt.out"
 rejects "amon.out of another executable" "build-id differs" "$top_builddir/tests/s-shared" "$good"
+# A stripped executable falls back to its dynamic symbols, says so in one
+# line, and shows what no symbol names as an address in the executable.
 strip -o "$WORK/stripped" "$exe"
-rejects "stripped executable" "no symbols (stripped executable?)" "$WORK/stripped" "$good"
+status=0
+"$APROF" -b -p "$WORK/stripped" "$good" >"$WORK/out" 2>"$WORK/err" || status=$?
+expect_eq "stripped: exit status" "$status" 0
+expect_eq "stripped: warning" "$(cat "$WORK/err")" \
+	"aprof: warning: $WORK/stripped: no symbols (stripped?): using its dynamic symbols"
+leaf=$(nm "$exe" | awk '$3 == "leaf" { sub(/^0+/, "", $1); print $1 }')
+cp "$WORK/out" "$WORK/report"
+expect_eq "stripped: leaf by address" "$(flat_calls "0x$leaf in s-calls")" 41
 rejects "unknown long option" "unknown option '--bogus'" --bogus "$exe" "$good"
 rejects "unknown short option" "unknown option '-j'" -j "$exe" "$good"
 rejects "too many arguments" "too many arguments" "$exe" "$good" extra

@@ -64,3 +64,72 @@ within() {
 	if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t * w) }'
 	then echo "ok: $1 = $2 (want $3 within $4)"; else fail "$1: got $2, want $3 within $4"; fi
 }
+
+# ---- exact heap numbers (tests/heap-totals), whatever the reports' units ----
+
+# heap_totals EXE AMON: the exact heap numbers of AMON into $WORK/heap.
+heap_totals() {
+	"$top_builddir/tests/heap-totals" "$1" "$2" >"$WORK/heap"
+}
+
+# heap_total ITEM: a total from $WORK/heap: allocs, bytes, frees, freed,
+# kept, peak, untracked (summed over every context of every thread), heap.
+heap_total() {
+	awk -v k="$1" '$1 == k { print $2 }' "$WORK/heap"
+}
+
+# heap_proc NAME COLUMN: routine NAME's value in $WORK/heap; COLUMN is calls,
+# bytes, allocs, kept, peak (self: charged while NAME ran) or bytes+,
+# allocs+, kept+ (self + child: while NAME was active).  Nothing if NAME is
+# not in the profile.
+heap_proc() {
+	awk -v n="$1" -v col="$2" '$1 == "proc" {
+		name = $10; for (i = 11; i <= NF; i++) name = name " " $i
+		if (name != n) next
+		# %.0f: exact to 2^53, where print and %d in mawk are not
+		if (col == "calls") v = $2; else if (col == "bytes") v = $3
+		else if (col == "bytes+") v = $3 + $4; else if (col == "allocs") v = $5
+		else if (col == "allocs+") v = $5 + $6; else if (col == "kept") v = $7
+		else if (col == "kept+") v = $7 + $8; else if (col == "peak") v = $9
+		printf "%.0f\n", v
+	}' "$WORK/heap"
+}
+
+# ---- contexts and per-thread records, exact ----
+
+# contexts EXE AMON: aprof -S's listing of AMON into $WORK/contexts.
+contexts() {
+	"$APROF" -S "$1" "$2" >"$WORK/contexts"
+}
+
+# context_row HISTORY: "calls+recursive" of the context whose history is
+# HISTORY, as aprof -S prints it ('main > a > (b) > c'), in $WORK/contexts;
+# nothing if there is no such context.
+context_row() {
+	awk -v h="$1" '$1 ~ /^[0-9]+$/ && NF >= 5 {
+		x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x)
+		if (x == h) print $2 "+" $3 }' "$WORK/contexts"
+}
+
+# amon_threads AMON: AMON's header pid, modules and per-thread records
+# (tests/amon-threads) into $WORK/threads.
+amon_threads() {
+	"$top_builddir/tests/amon-threads" "$1" >"$WORK/threads"
+}
+
+# thread_field NAME FIELD: FIELD (tid, resyncs, dropped, unmatched, contexts,
+# entries: calls + recursive calls) of each thread named NAME in
+# $WORK/threads, one line per such thread; NAME "*" is every thread.
+thread_field() {
+	awk -v n="$1" -v f="$2" '$1 == "thread" {
+		name = $8; for (i = 9; i <= NF; i++) name = name " " $i
+		if (n != "*" && name != n) next
+		k = f == "tid" ? 2 : f == "resyncs" ? 3 : f == "dropped" ? 4 : \
+		    f == "unmatched" ? 5 : f == "contexts" ? 6 : f == "entries" ? 7 : 0
+		if (k) print $k }' "$WORK/threads"
+}
+
+# context_count: the number of contexts aprof -S listed in $WORK/contexts.
+context_count() {
+	sed -n 's/^\([0-9][0-9]*\) contexts\.  .*/\1/p' "$WORK/contexts"
+}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # e2e-runtime.sh -- properties of libaprof itself: only the hooks, the
-# malloc family and <aprof.h> are exported, the runtime never calls its own hooks, amon.out lands where
+# malloc family, the exits it watches (exec family, _exit, longjmp family,
+# __cxa_begin_catch) and <aprof.h> are exported, the runtime never calls its own hooks, amon.out lands where
 # APROF_OUT says (nothing left behind), threads are merged exactly, and hooks
 # before the runtime starts or after it has written are safe.
 . "$top_srcdir/tests/e2e-lib.sh"
@@ -8,9 +9,10 @@
 lib="$top_builddir/runtime/.libs/libaprof.so"
 expect_eq "exported symbols" \
 	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | sort | tr '\n' ' ')" \
-	"__cyg_profile_func_enter __cyg_profile_func_exit aligned_alloc aprof_dump \
-aprof_restart aprof_set_autosave aprof_stop calloc free malloc memalign posix_memalign \
-pvalloc realloc reallocarray valloc "
+	"_Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
+__longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_restart aprof_set_autosave \
+aprof_stop calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp \
+malloc memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 expect_eq "hook calls inside the runtime" \
 	"$(objdump -d "$lib" | grep -c 'call.*<__cyg_profile_func_' || true)" 0
 

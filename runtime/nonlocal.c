@@ -1,0 +1,93 @@
+/*
+** nonlocal.c -- non-local exits.  longjmp and a caught C++ exception leave
+** routines without their exit hooks (for an exception, those compiled
+** without unwind cleanups, such as C code without -fexceptions).  The
+** interposed entry points only note that a jump happened; the next enter
+** hook then finds which shadow-stack entries were abandoned
+** (aprof_thread_land), and an exit hook resynchronises by itself.
+*/
+#include <config.h>
+
+#include <dlfcn.h>
+#include <setjmp.h>
+
+#include "thread.h"
+
+typedef void (*jump_fn)(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+typedef void *(*catch_fn)(void *exception);
+
+APROF_API void longjmp(jmp_buf env, int val) __attribute__((noreturn));
+APROF_API void _longjmp(jmp_buf env, int val) __attribute__((noreturn));
+APROF_API void siglongjmp(sigjmp_buf env, int val) __attribute__((noreturn));
+APROF_API void __longjmp_chk(jmp_buf env, int val) __attribute__((noreturn));
+APROF_API void *__cxa_begin_catch(void *exception);
+
+
+/* The next definition of NAME after libaprof's (libc's, libstdc++'s), looked up once. */
+APROF_NOINSTR static void *next_definition(void **cache, const char *name)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+
+	if (f == NULL) {
+		aprof_busy++; /* dlsym may allocate */
+		f = dlsym(RTLD_NEXT, name);
+		aprof_busy--;
+		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+
+/* Notes the jump for this thread's next hook. */
+APROF_NOINSTR static void jumping(void)
+{
+	if (aprof_self != NULL)
+		aprof_self->jumped = 1;
+}
+
+
+APROF_API void longjmp(jmp_buf env, int val)
+{
+	static void *real;
+
+	jumping();
+	((jump_fn)next_definition(&real, "longjmp"))(env, val);
+}
+
+
+APROF_API void _longjmp(jmp_buf env, int val)
+{
+	static void *real;
+
+	jumping();
+	((jump_fn)next_definition(&real, "_longjmp"))(env, val);
+}
+
+
+APROF_API void siglongjmp(sigjmp_buf env, int val)
+{
+	static void *real;
+
+	jumping();
+	((jump_fn)next_definition(&real, "siglongjmp"))(env, val);
+}
+
+
+/* What -D_FORTIFY_SOURCE makes of longjmp. */
+APROF_API void __longjmp_chk(jmp_buf env, int val)
+{
+	static void *real;
+
+	jumping();
+	((jump_fn)next_definition(&real, "__longjmp_chk"))(env, val);
+}
+
+
+/* The C++ ABI's start of a catch clause: the throw has unwound to here. */
+APROF_API void *__cxa_begin_catch(void *exception)
+{
+	static void *real;
+
+	jumping();
+	return ((catch_fn)next_definition(&real, "__cxa_begin_catch"))(exception);
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# e2e-deep.sh -- tests/s-deep.c: recursion 1,000,000 deep (on a thread with
+# a 1 GiB stack, whatever ulimit -s says), direct (down) and mutual (ping and
+# pong): no crash, every call counted.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+exe="$top_builddir/tests/s-deep"
+profile s-deep
+expect_eq "stdout" "$(cat "$WORK/stdout")" "sink 1999999"
+"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "flat calls deep" "$(flat_calls deep)" 1
+expect_eq "flat calls down" "$(flat_calls down)" 1
+expect_eq "flat calls ping" "$(flat_calls ping)" 500000
+expect_eq "flat calls pong" "$(flat_calls pong)" 500000
+expect_eq "flat calls after" "$(flat_calls after)" 1
+expect_eq "down called 1+999999" \
+	"$(graph_entry down | grep -cE '^\[[0-9]+\] .* 1\+999999 +down \[')" 1
+graph_entry ping >"$WORK/ping"
+expect_eq "arc deep -> ping" "$(arc_field deep in 3 <"$WORK/ping")" 1/1
+expect_eq "arc pong -> ping" "$(arc_field pong in 3 <"$WORK/ping")" 499999
+expect_eq "arc ping -> pong" "$(arc_field pong out 3 <"$WORK/ping")" 500000
+expect_eq "cycle ping-pong" "$(grep -cE '1\+999999 +<cycle 1 as a whole>' "$WORK/report")" 1
+
+contexts "$exe" "$WORK/amon.out"
+expect_eq "context deep > down" "$(context_row 'deep > down')" "1+999999"
+expect_eq "calls of the deep thread" \
+	"$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 && / deep( |$)/ { n += $2 + $3 } END { print n }' "$WORK/contexts")" \
+	2000001
+amon_threads "$WORK/amon.out"
+expect_eq "entries, both threads" "$(thread_field s-deep entries | sort -n | tr '\n' ' ')" "2 2000001 "
+expect_eq "resyncs, unmatched" \
+	"$(awk '$1 == "thread" { r += $3; u += $5 } END { print r, u }' "$WORK/threads")" "0 0"
+finish

@@ -1,0 +1,68 @@
+#!/bin/sh
+# e2e-nonlocal.sh -- non-local exits leave routines without their exit
+# hooks; the runtime must pop them (resyncs) so that what follows is charged
+# to the right caller.  tests/s-longjmp.c: longjmp (and siglongjmp) out of a
+# 20-deep recursion, 1000 times.  tests/s-throw.cc: a C++ exception through
+# 10 frames, 1000 times: all C++ (exit hooks run in unwind cleanups), C
+# frames in the middle and C frames just under the catch (no cleanups).
+. "$top_srcdir/tests/e2e-lib.sh"
+
+exe="$top_builddir/tests/s-longjmp"
+for how in longjmp siglongjmp; do
+	if [ $how = longjmp ]; then profile s-longjmp; else profile s-longjmp sig; fi
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	expect_eq "$how: flat calls descend" "$(flat_calls descend)" 1000
+	expect_eq "$how: flat calls bail" "$(flat_calls bail)" 1000
+	expect_eq "$how: flat calls after" "$(flat_calls after)" 1000
+	graph_entry descend >"$WORK/descend"
+	expect_eq "$how: descend called" \
+		"$(grep -cE '^\[[0-9]+\] .* 1000\+19000 +descend \[' "$WORK/descend")" 1
+	graph_entry after >"$WORK/after"
+	expect_eq "$how: arc main -> after" "$(arc_field main in 3 <"$WORK/after")" 1000/1000
+	expect_eq "$how: arc descend -> after" "$(arc_field descend in 3 <"$WORK/after")" ""
+	contexts "$exe" "$WORK/amon.out"
+	expect_eq "$how: context main > descend" "$(context_row 'main > descend')" "1000+19000"
+	expect_eq "$how: context main > descend > bail" "$(context_row 'main > descend > bail')" "1000+0"
+	expect_eq "$how: context main > after" "$(context_row 'main > after')" "1000+0"
+	expect_eq "$how: contexts" "$(context_count)" 5
+	# Each jump abandons 20 descend activations and bail's: 21 pops.
+	amon_threads "$WORK/amon.out"
+	expect_eq "$how: resyncs" "$(thread_field s-longjmp resyncs)" 21000
+	expect_eq "$how: unmatched" "$(thread_field s-longjmp unmatched)" 0
+done
+
+exe="$top_builddir/tests/s-throw"
+# variant: the 10 frames, first to last; resyncs per throw.
+for variant in "cxx x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 0" \
+	"mid m1 m2 m3 c4 c5 c6 c7 m8 m9 m10 4" \
+	"top t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 4"; do
+	set -- $variant
+	v=$1
+	shift
+	profile s-throw $v
+	expect_eq "$v: stdout" "$(cat "$WORK/stdout")" "caught 1000"
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	contexts "$exe" "$WORK/amon.out"
+	caller=main
+	history=main
+	for f in "$@"; do
+		[ "$f" = 0 ] || [ "$f" = 4 ] && break
+		history="$history > $f"
+		expect_eq "$v: flat calls $f" "$(flat_calls $f)" 1000
+		graph_entry $f >"$WORK/entry"
+		expect_eq "$v: arc $caller -> $f" "$(arc_field $caller in 3 <"$WORK/entry")" 1000/1000
+		expect_eq "$v: context $history" "$(context_row "$history")" "1000+0"
+		caller=$f
+	done
+	expect_eq "$v: flat calls after" "$(flat_calls after)" 1000
+	graph_entry after >"$WORK/after"
+	expect_eq "$v: arc main -> after" "$(arc_field main in 3 <"$WORK/after")" 1000/1000
+	expect_eq "$v: context main > after" "$(context_row 'main > after')" "1000+0"
+	# root, main, the 10 frames' and after: nothing else (no after under a dead frame).
+	expect_eq "$v: contexts" "$(context_count)" 13
+	amon_threads "$WORK/amon.out"
+	shift 10
+	expect_eq "$v: resyncs" "$(thread_field s-throw resyncs)" $(($1 * 1000))
+	expect_eq "$v: unmatched" "$(thread_field s-throw unmatched)" 0
+done
+finish
