@@ -232,7 +232,7 @@ static void check_seal(const struct amon_data *d)
 static void parse(struct amon_data *d)
 {
 	struct cursor file;
-	int ended = 0;
+	int ended = 0, k;
 
 	file.p = d->image;
 	file.end = d->image + d->size;
@@ -283,6 +283,13 @@ static void parse(struct amon_data *d)
 			 (size_t)(file.end - file.p));
 	if (d->nmodules == 0 || !d->modules[0].is_exe)
 		fail(d, "no executable record (file corrupted?)");
+	/* The runtime writes the newest thread first; list them as they started. */
+	for (k = 0; k < d->nthreads / 2; k++) {
+		struct amon_thread_info t = d->threads[k];
+
+		d->threads[k] = d->threads[d->nthreads - 1 - k];
+		d->threads[d->nthreads - 1 - k] = t;
+	}
 }
 
 

@@ -51,7 +51,7 @@ struct amon_data {
 	struct amon_header header;
 	struct amon_module_info *modules;  /* the executable first */
 	int nmodules;
-	struct amon_thread_info *threads;
+	struct amon_thread_info *threads;  /* in the order the threads started */
 	int nthreads;
 	struct amon_heap heap;             /* zero if the file has no heap record */
 	struct amon_heap_bin *bins;        /* heap.nbins non-empty bins, increasing */

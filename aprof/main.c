@@ -17,12 +17,14 @@
 #include "aprof/profile.h"
 #include "aprof/report.h"
 #include "aprof/symbols.h"
+#include "aprof/threads.h"
 #include "aprof/util.h"
 
 /* Everything the command line says. */
 struct options {
 	struct report_options report;
 	int contexts;            /* -S: list the contexts */
+	int threads;             /* --threads: per-thread breakdown */
 	enum prof_metric metric; /* --metric */
 	int heap;                /* --heap: mprof's tables */
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
@@ -33,7 +35,7 @@ struct options {
 
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
-	OPT_NO_LEAKS,
+	OPT_NO_LEAKS, OPT_THREADS,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -49,6 +51,7 @@ static const struct option long_options[] = {
 	{ "graph", optional_argument, NULL, 'q' },
 	{ "no-graph", optional_argument, NULL, 'Q' },
 	{ "contexts", no_argument, NULL, 'S' },
+	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
 	/* how to print */
 	{ "brief", no_argument, NULL, 'b' },
@@ -79,6 +82,7 @@ static void usage(FILE *out, int status)
 		"  -q[NAME], --graph[=NAME]            print the call graph (NAME's entry only)\n"
 		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
 		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
+		"      --threads                       each thread: id, name, totals, flat profile\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
 		"                                      direct allocation, allocation call graph)\n"
 		"  -b, --brief                         leave out the explanations\n"
@@ -93,8 +97,8 @@ static void usage(FILE *out, int status)
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q, -S and --heap choose what is printed; without any, the flat profile\n"
-		"and the call graph are.  NAME options may be repeated.  See aprof(1).\n");
+		"-p, -q, -S, --heap and --threads choose what is printed; without any, the flat\n"
+		"profile and the call graph are.  NAME options may be repeated.  See aprof(1).\n");
 	exit(status);
 }
 
@@ -162,6 +166,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'S':
 			o->contexts = chosen = 1;
 			break;
+		case OPT_THREADS:
+			o->threads = chosen = 1;
+			break;
 		case 'b':
 			o->report.brief = 1;
 			break;
@@ -215,13 +222,22 @@ static void parse_options(int argc, char **argv, struct options *o)
 }
 
 
+/* Starts a section on a new page ("\f") unless it is the first printed. */
+static void new_page(const struct options *o)
+{
+	static int printed;
+
+	if (printed++ > 0 || o->report.flat || o->report.graph)
+		fputs("\f\n", stdout);
+}
+
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct amon_data *data;
 	struct symbols *syms;
 	struct profile *prof;
-	int t;
 
 	parse_options(argc, argv, &o);
 	data = amon_read(o.amon);
@@ -229,21 +245,22 @@ int main(int argc, char **argv)
 	if ((o.metric != PROF_TIME || o.heap) && !(data->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o.amon);
 	prof = profile_build(data, syms, o.metric);
-	for (t = 0; t < data->nthreads; t++)
-		if (data->threads[t].flags & AMON_THREAD_INCOMPLETE)
-			util_warn("%s: thread %llu ran out of memory: some calls were not profiled",
-				  o.amon, (unsigned long long)data->threads[t].tid);
+	/* Sections in order, each after the first on a new page, as gprof's. */
+	if (threads_notes(stdout, data) > 0)
+		putchar('\n');
 	if (o.report.flat || o.report.graph)
 		report_gprof(stdout, prof, &o.report);
 	if (o.heap) {
-		if (o.report.flat || o.report.graph)
-			fputs("\f\n", stdout);
+		new_page(&o);
 		mprof_print(stdout, data, syms, o.metric == PROF_BYTES ? prof
 			    : profile_build(data, syms, PROF_BYTES), &o.mprof);
 	}
+	if (o.threads) {
+		new_page(&o);
+		threads_print(stdout, data, syms, o.metric, &o.report);
+	}
 	if (o.contexts) {
-		if (o.report.flat || o.report.graph || o.heap)
-			fputs("\f\n", stdout);
+		new_page(&o);
 		contexts_print(stdout, data, syms);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))

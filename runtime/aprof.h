@@ -7,10 +7,13 @@
 **
 ** Environment (ignored in setuid and setgid programs):
 **   APROF_OUT    path of the profile, default amon.out in the directory
-**                that was current when the program started
+**                that was current when the program started; "%p" stands
+**                for the pid; a fork child appends ".<pid>" otherwise
 **   APROF_CLOCK  "monotonic" to time with clock_gettime(CLOCK_MONOTONIC)
 **                instead of the CPU's cycle counter
 **   APROF_HEAP   "0" to leave heap allocations alone (time only)
+**   APROF_DUMP_SIGNAL  a signal ("USR1", "SIGUSR2", a number) that makes
+**                the program write a snapshot of its profile
 */
 #ifndef APROF_H
 #define APROF_H

@@ -22,6 +22,7 @@ for build in s-pie s-nopie; do
 	expect_eq "$build: arc beta -> leaf" "$(arc_field beta in 3 <"$WORK/leaf")" 35/41
 	contexts "$exe" "$WORK/amon.out"
 	expect_eq "$build: context main > fact" "$(context_row 'main > fact')" "1+5"
+	expect_eq "$build: contexts" "$(context_count)" 7
 	# The whole listing, times aside, is the same for both builds.
 	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { $4 = ""; print }' "$WORK/contexts" >"$WORK/$build.rows"
 done

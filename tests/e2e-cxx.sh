@@ -1,0 +1,49 @@
+#!/bin/sh
+# e2e-cxx.sh -- C++ allocation (tests/s-cxx.cc): every form of operator new
+# is charged to the routine that called it, with the bytes libstdc++ asks
+# of the malloc family, and every form of operator delete (sized, aligned,
+# sized aligned, nothrow, array) is seen: each routine that deletes what it
+# allocated keeps exactly 0 bytes.  Growth of std::vector and std::string
+# is charged below the routine that grows them, in libstdc++'s templates,
+# and equals what the program counts from capacity().
+. "$top_srcdir/tests/e2e-lib.sh"
+
+profile s-cxx
+heap_totals "$top_builddir/tests/s-cxx" "$WORK/amon.out"
+
+# name bytes allocations: kept must be 0 for all of these.
+while read -r name bytes allocs; do
+	expect_eq "$name: bytes" "$(heap_proc "$name" bytes)" "$bytes"
+	expect_eq "$name: allocations" "$(heap_proc "$name" allocs)" "$allocs"
+	expect_eq "$name: kept (every delete seen)" "$(heap_proc "$name" kept)" 0
+done <<'EOF'
+scalar_new() 400 10
+array_new() 1208 2
+explicit_sized() 200 2
+aligned_new() 1152 4
+nothrow_new() 660 4
+EOF
+expect_eq "leak_some(): bytes" "$(heap_proc "leak_some()" bytes)" 170
+expect_eq "leak_some(): kept" "$(heap_proc "leak_some()" kept)" 170
+expect_eq "Widget::Widget(): calls" "$(heap_proc "Widget::Widget()" calls)" 19
+
+# The program's own counts of its containers' allocations.
+set -- $(awk '$1 == "vector" { print $2, $3 }' "$WORK/stdout")
+expect_eq "vector growth: a known policy (doubling from 1)" "$1 $2" "16376 11"
+vector=grow_vector\(unsigned\ long\*,\ unsigned\ long\*\)
+expect_eq "grow_vector: bytes while active" "$(heap_proc "$vector" bytes+)" "$1"
+expect_eq "grow_vector: allocations while active" "$(heap_proc "$vector" allocs+)" "$2"
+expect_eq "grow_vector: kept while active" "$(heap_proc "$vector" kept+)" 0
+set -- $(awk '$1 == "string" { print $2, $3 }' "$WORK/stdout")
+string=grow_string\(unsigned\ long\*,\ unsigned\ long\*\)
+expect_eq "grow_string: bytes while active" "$(heap_proc "$string" bytes+)" "$1"
+expect_eq "grow_string: allocations while active" "$(heap_proc "$string" allocs+)" "$2"
+expect_eq "grow_string: kept while active" "$(heap_proc "$string" kept+)" 0
+
+# All that main kept besides leak_some's is stdout's buffer, allocated by
+# printf in main itself; no free went unseen.
+expect_eq "main: kept while active" "$(heap_proc main kept+)" "$(heap_total kept)"
+expect_eq "main: kept by routines below it" \
+	"$(($(heap_proc main kept+) - $(heap_proc main kept)))" 170
+expect_eq "frees of blocks never seen allocated" "$(heap_total untracked)" 0
+finish

@@ -1,0 +1,118 @@
+#!/bin/sh
+# e2e-valgrind.sh -- aprof's heap totals against valgrind memcheck's: for
+# each program, the bytes aprof says were never freed (the sum over every
+# context of alloc_bytes - free_bytes) equal the bytes memcheck reports "in
+# use at exit" for the same source built without libaprof; for C programs
+# the allocations, frees and bytes allocated equal memcheck's "total heap
+# usage" as well.  The programs: mprof's widgets (examples/widgets.c), the
+# exact-bytes programs of tests/e2e-heap.sh (s-work, s-heaprec), the leak
+# pattern through the whole malloc family (s-leaks), four threads freeing
+# each other's blocks (s-heap-threads) and C++'s every operator new
+# (s-cxx).  Then memcheck runs the profiled C programs themselves, libaprof's
+# wrappers in the path: no error, and aprof's numbers unchanged.
+#
+# Apples to apples:
+#  - --run-libc-freeres=no.  Under valgrind glibc frees its own buffers at
+#    exit (__libc_freeres: stdio's buffers...), which it never does in a
+#    real run; libaprof writes amon.out at exit before any of that, and a
+#    buffer stdout allocated is live then.  Without it both count it.
+#  - --run-cxx-freeres=yes (the default).  libstdc++ allocates its
+#    emergency exception pool in its own constructor, before any profiled
+#    code runs and so before the runtime starts: libaprof cannot see it,
+#    and this frees it before memcheck counts.  (It shows in memcheck's
+#    total heap usage, so that is compared for C programs only.)
+#  - the bare program runs with a shared object holding one thread-local
+#    variable preloaded, standing in for libaprof's own: glibc gives each
+#    new thread a vector of the modules with TLS (its DTV), malloc'ed, 16
+#    bytes per module, and never frees it while the thread's stack is
+#    cached; with a module less, every thread's would be 16 bytes shorter.
+#  - stdout goes to a regular file in both runs, so stdio's buffer has the
+#    same size.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "skip: no valgrind"
+	exit 77
+fi
+
+printf '__thread int aprof_tls_stand_in;\n' >"$WORK/tls.c"
+${CC:-cc} -shared -fPIC -o "$WORK/libtls.so" "$WORK/tls.c" || fail "cannot build the TLS stand-in"
+
+# memcheck_usage FILE ITEM: from memcheck's log FILE, "inuse" (bytes in use
+# at exit), "allocs", "frees" or "bytes" (total heap usage), commas dropped.
+memcheck_usage() {
+	sed -n "s/.*in use at exit: \([0-9,]*\) bytes.*/inuse \1/p
+		s/.*total heap usage: \([0-9,]*\) allocs, \([0-9,]*\) frees, \([0-9,]*\) bytes.*/allocs \1\nfrees \2\nbytes \3/p" \
+		"$1" | tr -d , | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+# compare NAME SOURCE LANG: tests/NAME (profiled) against SOURCE built bare
+# (LANG c or c++), run under memcheck.
+compare() {
+	name=$1 src=$2 lang=$3
+	exe="$top_builddir/tests/$name"
+	if [ ! -f "$src" ]; then
+		echo "skip: $name ($src is not there)"
+		return
+	fi
+	case $lang in
+	c) ${CC:-cc} -O0 -g -pthread "$src" -o "$WORK/$name-bare" ;;
+	c++) ${CXX:-c++} -O0 -g -std=c++17 -fsized-deallocation "$src" -o "$WORK/$name-bare" ;;
+	esac || { fail "$name: cannot build it bare"; return; }
+	rm -f "$WORK/amon.out"
+	profile "$name" || fail "$name: exited $?"
+	heap_totals "$exe" "$WORK/amon.out"
+	(cd "$WORK" && LD_PRELOAD="$WORK/libtls.so" valgrind --tool=memcheck --leak-check=no \
+		--run-libc-freeres=no --run-cxx-freeres=yes "./$name-bare" >"$WORK/bare-stdout" \
+		2>"$WORK/memcheck") || fail "$name (bare, memcheck): exited $?"
+	expect_eq "$name: output, profiled and bare" "$(cat "$WORK/stdout")" "$(cat "$WORK/bare-stdout")"
+	expect_eq "$name: kept bytes = memcheck's in use at exit" "$(heap_total kept)" \
+		"$(memcheck_usage "$WORK/memcheck" inuse)"
+	expect_eq "$name: frees of blocks never seen allocated" "$(heap_total untracked)" 0
+	[ "$lang" = c ] || return 0
+	for item in allocs frees bytes; do
+		expect_eq "$name: $item = memcheck's total heap usage" "$(heap_total $item)" \
+			"$(memcheck_usage "$WORK/memcheck" $item)"
+	done
+	# The profiled program under memcheck: memcheck replaces malloc in every
+	# object that defines it unless told to leave user objects alone; then
+	# libaprof's wrappers run and memcheck checks their __libc_* calls.
+	cp "$WORK/heap" "$WORK/heap.native"
+	rm -f "$WORK/amon.out"
+	(cd "$WORK" && APROF_OUT="$WORK/amon.out" valgrind -q --error-exitcode=9 --leak-check=no \
+		--soname-synonyms=somalloc=nouserintercepts "$exe" >"$WORK/stdout" 2>"$WORK/memcheck") ||
+		{ cat "$WORK/memcheck" >&2; fail "$name (profiled, memcheck): exited $?"; }
+	heap_totals "$exe" "$WORK/amon.out"
+	# All but the peak, which depends on how the threads were scheduled.
+	expect_eq "$name (profiled, memcheck): heap numbers but the peak" \
+		"$(awk "$no_peak" "$WORK/heap" | cksum)" "$(awk "$no_peak" "$WORK/heap.native" | cksum)"
+}
+no_peak='$1 != "peak" { if ($1 == "proc") $9 = ""; print }'
+
+compare s-widgets "$top_srcdir/examples/widgets.c" c
+compare s-work "$top_srcdir/tests/s-work.c" c
+compare s-heaprec "$top_srcdir/tests/s-heaprec.c" c
+compare s-leaks "$top_srcdir/tests/s-leaks.c" c
+compare s-heap-threads "$top_srcdir/tests/s-heap-threads.c" c
+compare s-cxx "$top_srcdir/tests/s-cxx.cc" c++
+
+# The leak pattern's own numbers (tests/s-leaks.c's header), exact.
+profile s-leaks
+heap_totals "$top_builddir/tests/s-leaks" "$WORK/amon.out"
+expect_eq "s-leaks: make_node bytes" "$(heap_proc make_node bytes)" 3400
+expect_eq "s-leaks: make_node allocations" "$(heap_proc make_node allocs)" 200
+expect_eq "s-leaks: make_node kept (the odd names)" "$(heap_proc make_node kept)" 500
+expect_eq "s-leaks: list_release bytes (frees only)" "$(heap_proc list_release bytes)" 0
+expect_eq "s-leaks: grow_buffer bytes" "$(heap_proc grow_buffer bytes)" 8176
+expect_eq "s-leaks: grow_buffer allocations" "$(heap_proc grow_buffer allocs)" 9
+expect_eq "s-leaks: grow_buffer kept" "$(heap_proc grow_buffer kept)" 4096
+expect_eq "s-leaks: aligned bytes" "$(heap_proc aligned bytes)" 414
+expect_eq "s-leaks: aligned allocations" "$(heap_proc aligned allocs)" 4
+expect_eq "s-leaks: aligned kept" "$(heap_proc aligned kept)" 148
+expect_eq "s-leaks: zeroed bytes" "$(heap_proc zeroed bytes)" 237
+expect_eq "s-leaks: zeroed allocations" "$(heap_proc zeroed allocs)" 3
+expect_eq "s-leaks: zeroed kept" "$(heap_proc zeroed kept)" 120
+expect_eq "s-leaks: main's own kept (stdout's buffer)" "$(heap_proc main kept)" \
+	"$(($(heap_total kept) - 4864))"
+expect_eq "s-leaks: output" "$(cat "$WORK/stdout")" "leaked 4864"
+finish
