@@ -42,12 +42,20 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
 		t->lost++;
 	} else {
-		struct aprof_frame *f = &t->stack[t->sp++];
+		/*
+		** The entry is complete before it counts, and counts before the
+		** context changes: a hook abandoned by a jump out of a signal
+		** handler leaves a consistent shadow stack.
+		*/
+		struct aprof_frame *f = &t->stack[t->sp];
 
 		f->ctx = cur;
 		f->fn = (uintptr_t)fn;
 		f->site = (uintptr_t)site;
 		f->frame = frame;
+		__atomic_signal_fence(__ATOMIC_RELEASE);
+		t->sp++;
+		__atomic_signal_fence(__ATOMIC_RELEASE);
 		t->cur = next;
 	}
 	t->last = aprof_clock_read();

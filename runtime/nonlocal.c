@@ -38,9 +38,15 @@ APROF_NOINSTR static void *next_definition(void **cache, const char *name)
 }
 
 
-/* Notes the jump for this thread's next hook. */
+/*
+** Notes the jump for this thread's next hook.  The runtime never jumps, so
+** wherever the jump lands is outside it: a signal handler that interrupted
+** a hook and jumps out leaves the guard set, and it must be cleared here or
+** the thread's hooks would be passed through for good.
+*/
 APROF_NOINSTR static void jumping(void)
 {
+	aprof_busy = 0;
 	if (aprof_self != NULL)
 		aprof_self->jumped = 1;
 }

@@ -120,28 +120,50 @@ APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 }
 
 
-#define LAND_SCAN_BYTES 65536 /* how far above a frame its return address may be */
+/*
+** True if C is the frame of a shadow-stack entry: the stack pointer of a
+** routine (in its enter hook) that is still there.
+*/
+APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t c)
+{
+	size_t k = t->sp;
+
+	while (k > 0 && t->stack[k - 1].frame < c)
+		k--;
+	return k > 0 && t->stack[k - 1].frame == c;
+}
 
 
 APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
 						      uintptr_t site)
 {
-	uintptr_t p, end = frame + LAND_SCAN_BYTES, caller_sp;
+	uintptr_t p, first = 0, caller_sp = 0;
 
 	t->jumped = 0;
 	if (frame < t->stack_lo || frame >= t->stack_hi)
 		return t->cur; /* another stack (a signal's, a coroutine's): nothing to compare */
-	if (end > t->stack_hi)
-		end = t->stack_hi;
-	/* The routine being entered was called from SITE: its return address is on the stack. */
-	for (p = frame & ~(uintptr_t)7; p + sizeof(uintptr_t) <= end; p += sizeof(uintptr_t))
-		if (*(const uintptr_t *)p == site)
+	/*
+	** The routine being entered was called from SITE, so its return address
+	** is on the stack above FRAME, just below the caller's stack pointer.
+	** Stale copies may lie in dead stack memory on the way: the right one
+	** is the first whose caller's stack pointer is the frame of an entry
+	** (the caller's own: its stack pointer when its enter hook ran).
+	*/
+	for (p = frame & ~(uintptr_t)7; p + sizeof(uintptr_t) <= t->stack_hi;
+	     p += sizeof(uintptr_t)) {
+		if (*(const uintptr_t *)p != site)
+			continue;
+		if (first == 0)
+			first = p + sizeof(uintptr_t);
+		if (is_entry_frame(t, p + sizeof(uintptr_t))) {
+			caller_sp = p + sizeof(uintptr_t);
 			break;
-	if (p + sizeof(uintptr_t) > end)
-		return t->cur;
-	caller_sp = p + sizeof(uintptr_t);
+		}
+	}
+	if (caller_sp == 0)
+		caller_sp = first; /* the caller moved its stack pointer (alloca): the nearest */
 	/* Every routine the caller called before, and all below them, is gone. */
-	while (t->sp != 0 && t->stack[t->sp - 1].frame < caller_sp) {
+	while (caller_sp != 0 && t->sp != 0 && t->stack[t->sp - 1].frame < caller_sp) {
 		t->cur = t->stack[--t->sp].ctx;
 		t->resyncs++;
 	}

@@ -22,13 +22,13 @@ static const uint64_t h5[] = { MAIN | M, P, Q | M, R | M, P | M, S | M };
 
 /* depth, calls, rec, ticks, history */
 static struct amon_context_info contexts[] = {
-	{ 0, 0, 0, 100, NULL }, /* root: not charged to any routine */
-	{ 1, 1, 0, 1, h0 },
-	{ 2, 1, 0, 2, h1 },
-	{ 3, 1, 0, 4, h2 },
-	{ 4, 1, 0, 8, h3 },
-	{ 5, 1, 0, 16, h4 },
-	{ 6, 1, 0, 32, h5 },
+	{ .depth = 0, .calls = 0, .rec = 0, .ticks = 100, .history = NULL }, /* root: not charged to any routine */
+	{ .depth = 1, .calls = 1, .rec = 0, .ticks = 1, .history = h0 },
+	{ .depth = 2, .calls = 1, .rec = 0, .ticks = 2, .history = h1 },
+	{ .depth = 3, .calls = 1, .rec = 0, .ticks = 4, .history = h2 },
+	{ .depth = 4, .calls = 1, .rec = 0, .ticks = 8, .history = h3 },
+	{ .depth = 5, .calls = 1, .rec = 0, .ticks = 16, .history = h4 },
+	{ .depth = 6, .calls = 1, .rec = 0, .ticks = 32, .history = h5 },
 };
 
 static struct symbol syms[] = {

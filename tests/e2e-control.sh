@@ -1,0 +1,83 @@
+#!/bin/sh
+# e2e-control.sh -- the program's control of its profile (<aprof.h>), with
+# tests/s-control.c: before() keeps 5 x 100 bytes, after() 7 x 10.
+#   aprof_dump()          a valid snapshot of what happened so far, while
+#                         the program goes on: the file at exit has the rest;
+#   aprof_stop()          the file holds only what happened before the stop;
+#   aprof_restart(FILE)   FILE holds only what happened after, and nothing
+#                         is written to the old path; a block allocated
+#                         before and freed after is charged to no one;
+#   aprof_set_autosave(N) the file exists after the Nth allocation and not
+#                         after the one before (the program checks with
+#                         stat()), holding exactly N allocations;
+#   APROF_HEAP=0          the profile says heap tracking was off, and aprof
+#                         refuses a heap metric with one line.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+exe="$top_builddir/tests/s-control"
+
+# run MODE: a fresh run of s-control MODE in an empty $WORK/MODE.
+run() {
+	mkdir "$WORK/$1"
+	(cd "$WORK/$1" && APROF_OUT="$WORK/$1/amon.out" "$exe" "$1" >/dev/null) || fail "$1: exited $?"
+}
+
+run dump
+expect_eq "dump: files" "$(ls "$WORK/dump" | tr '\n' ' ')" "amon.out snapshot.out "
+"$APROF" -b "$exe" "$WORK/dump/snapshot.out" >/dev/null || fail "dump: aprof cannot read the snapshot"
+heap_totals "$exe" "$WORK/dump/snapshot.out"
+expect_eq "dump: snapshot: before bytes" "$(heap_proc before bytes)" 500
+expect_eq "dump: snapshot: before calls" "$(heap_proc before calls)" 1
+expect_eq "dump: snapshot: after (not run yet)" "$(heap_proc after calls)" ""
+expect_eq "dump: snapshot: kept" "$(heap_total kept)" 500
+heap_totals "$exe" "$WORK/dump/amon.out"
+expect_eq "dump: at exit: before bytes" "$(heap_proc before bytes)" 500
+expect_eq "dump: at exit: after bytes" "$(heap_proc after bytes)" 70
+expect_eq "dump: at exit: after calls" "$(heap_proc after calls)" 1
+expect_eq "dump: at exit: kept" "$(heap_total kept)" 570
+
+run stop
+expect_eq "stop: files (nothing left behind)" "$(ls "$WORK/stop" | tr '\n' ' ')" "amon.out "
+heap_totals "$exe" "$WORK/stop/amon.out"
+expect_eq "stop: before bytes" "$(heap_proc before bytes)" 500
+expect_eq "stop: after (run after the stop)" "$(heap_proc after calls)" ""
+expect_eq "stop: allocations" "$(heap_total allocs)" 5
+
+run restart
+expect_eq "restart: files (only the new one)" "$(ls "$WORK/restart" | tr '\n' ' ')" "other.out "
+heap_totals "$exe" "$WORK/restart/other.out"
+expect_eq "restart: after bytes" "$(heap_proc after bytes)" 70
+expect_eq "restart: after calls" "$(heap_proc after calls)" 1
+expect_eq "restart: before bytes (forgotten)" "$(heap_proc before bytes)" 0
+expect_eq "restart: before calls (forgotten)" "$(heap_proc before calls)" 0
+expect_eq "restart: allocations" "$(heap_total allocs)" 7
+expect_eq "restart: frees (the free of an older block is not charged)" "$(heap_total frees)" 0
+expect_eq "restart: kept" "$(heap_total kept)" 70
+expect_eq "restart: frees of blocks never seen" "$(heap_total untracked)" 0
+
+run autosave
+expect_eq "autosave: files" "$(ls "$WORK/autosave" | tr '\n' ' ')" "amon.out autosave.out "
+heap_totals "$exe" "$WORK/autosave/autosave.out"
+expect_eq "autosave: after 100 allocations: many allocations" "$(heap_proc many allocs)" 100
+expect_eq "autosave: after 100 allocations: total" "$(heap_total allocs)" 100
+heap_totals "$exe" "$WORK/autosave/amon.out"
+expect_eq "autosave: at exit: many allocations" "$(heap_proc many allocs)" 150
+
+mkdir "$WORK/off"
+(cd "$WORK/off" && APROF_HEAP=0 APROF_OUT="$WORK/off/amon.out" "$exe" plain >/dev/null) ||
+	fail "APROF_HEAP=0: exited $?"
+heap_totals "$exe" "$WORK/off/amon.out"
+expect_eq "APROF_HEAP=0: heap" "$(heap_total heap)" off
+expect_eq "APROF_HEAP=0: bytes" "$(heap_total bytes)" 0
+expect_eq "APROF_HEAP=0: before calls (time is still profiled)" "$(heap_proc before calls)" 1
+for metric in bytes allocs kept peak; do
+	status=0
+	"$APROF" -b --metric=$metric "$exe" "$WORK/off/amon.out" >"$WORK/off/report" \
+		2>"$WORK/off/err" || status=$?
+	expect_eq "APROF_HEAP=0: --metric=$metric: exit status" "$status" 1
+	expect_eq "APROF_HEAP=0: --metric=$metric: lines on stderr" "$(wc -l <"$WORK/off/err")" 1
+	expect_eq "APROF_HEAP=0: --metric=$metric: nothing on stdout" "$(wc -c <"$WORK/off/report")" 0
+done
+"$APROF" -b "$exe" "$WORK/off/amon.out" >"$WORK/report" || fail "APROF_HEAP=0: aprof (time) failed"
+expect_eq "APROF_HEAP=0: time profile: before calls" "$(flat_calls before)" 1
+finish
