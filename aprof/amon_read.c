@@ -141,6 +141,20 @@ static void read_heap(struct amon_data *d, struct cursor *c)
 }
 
 
+/*
+** The ticks to charge context AC of thread TH: its ticks less the hooks'
+** own cost, entry_ticks in each interval that ended in an entry and
+** exit_ticks in each that ended in an exit (runtime/hooks.c), never below 0.
+*/
+static uint64_t charged_ticks(const struct amon_context *ac, const struct amon_thread *th)
+{
+	long double hooks = (long double)ac->events * th->entry_ticks +
+			    (long double)(ac->calls + ac->rec) * th->exit_ticks;
+
+	return hooks >= ac->ticks ? 0 : ac->ticks - (uint64_t)hooks;
+}
+
+
 static void read_thread(struct amon_data *d, struct cursor *c)
 {
 	struct amon_thread th;
@@ -179,7 +193,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		ci->depth = ac.depth;
 		ci->calls = ac.calls;
 		ci->rec = ac.rec;
-		ci->ticks = ac.ticks;
+		ci->ticks = charged_ticks(&ac, &th);
 		ci->allocs = ac.allocs;
 		ci->alloc_bytes = ac.alloc_bytes;
 		ci->frees = ac.frees;

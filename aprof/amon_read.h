@@ -24,7 +24,7 @@ struct amon_module_info {
 struct amon_context_info {
 	uint32_t depth;            /* n */
 	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */
-	uint64_t ticks;            /* clock ticks charged while current */
+	uint64_t ticks;            /* clock ticks charged while current, the hooks' cost taken off */
 	const uint64_t *history;   /* depth entries: address | AMON_MARK */
 	uint64_t allocs, alloc_bytes;          /* heap allocations made while current */
 	uint64_t frees, free_bytes;            /* frees of those blocks */

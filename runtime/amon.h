@@ -31,6 +31,7 @@ enum amon_clock {
 	AMON_CLOCK_TSC = 1,       /* x86-64 rdtsc */
 	AMON_CLOCK_CNTVCT = 2,    /* aarch64 virtual counter cntvct_el0 */
 	AMON_CLOCK_MONOTONIC = 3, /* clock_gettime(CLOCK_MONOTONIC), ticks are ns */
+	AMON_CLOCK_SAMPLE = 4,    /* samples of a per-thread CPU-time timer (APROF_CLOCK=sample) */
 };
 
 /*
@@ -99,6 +100,8 @@ struct amon_thread {
 	uint64_t dropped;       /* hook calls passed through: they re-entered the runtime
 				   (an instrumented signal handler interrupting a hook) */
 	uint64_t unmatched;     /* exit hooks that matched no entry */
+	uint64_t entry_ticks;   /* the hooks' own ticks in an interval ending in an entry, */
+	uint64_t exit_ticks;    /* and in one ending in an exit, as calibrated at start */
 	uint32_t flags;         /* AMON_THREAD_* */
 	uint32_t pad;           /* zero */
 };
@@ -116,7 +119,11 @@ struct amon_context {
 	uint32_t pad;      /* zero */
 	uint64_t calls;    /* entries into this context by a non-recursive call */
 	uint64_t rec;      /* direct recursive calls made while current (s_n -> s_n) */
-	uint64_t ticks;    /* clock ticks charged while this context was current */
+	uint64_t ticks;    /* clock ticks from hook to hook while this context was current */
+	uint64_t events;   /* intervals in 'ticks' that ended in an entry (calls made from
+			      here); calls + rec more ended in an exit.  Each holds about
+			      amon_thread.entry_ticks or exit_ticks of the hooks' own cost,
+			      which the reader takes off */
 	/* Heap allocations made while this context was current (zero if not followed). */
 	uint64_t allocs;        /* allocations (malloc family, C++ new) */
 	uint64_t alloc_bytes;   /* bytes requested by them */

@@ -25,23 +25,21 @@ APROF_NOINSTR void aprof_unmap(void *p, size_t size)
 }
 
 
-APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size)
+APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size, size_t align)
 {
-	char *p;
+	char *p = (char *)(((uintptr_t)a->next + align - 1) & ~(uintptr_t)(align - 1));
 
 	size = (size + 15) & ~(size_t)15;
-	if ((size_t)(a->end - a->next) < size) {
-		/* Start a new chunk; the tail of the old one is abandoned. */
+	if (a->next == NULL || (size_t)(a->end - p) < size || p > a->end) {
+		/* Start a new chunk (page-aligned); the tail of the old one is abandoned. */
 		size_t chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
 		p = aprof_map(chunk);
 		if (p == NULL)
 			return NULL;
-		a->next = p;
 		a->end = p + chunk;
 		a->mapped += chunk;
 	}
-	p = a->next;
-	a->next += size;
+	a->next = p + size;
 	return p;
 }

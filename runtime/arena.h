@@ -18,10 +18,11 @@ struct aprof_arena {
 };
 
 /*
-** Returns SIZE bytes aligned to 16, zero-filled (fresh mmap pages), or NULL if
-** the kernel refuses memory.  Memory is never freed: profiles live until exit.
+** Returns SIZE bytes aligned to ALIGN (a power of two, at most 4096),
+** zero-filled (fresh mmap pages), or NULL if the kernel refuses memory.
+** Memory is never freed: profiles live until exit.
 */
-APROF_HIDDEN void *aprof_arena_alloc(struct aprof_arena *a, size_t size);
+APROF_HIDDEN void *aprof_arena_alloc(struct aprof_arena *a, size_t size, size_t align);
 
 /* Maps SIZE bytes of zeroed memory directly (for tables and stacks); NULL on failure. */
 APROF_HIDDEN void *aprof_map(size_t size);

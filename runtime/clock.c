@@ -3,6 +3,7 @@
 */
 #include <config.h>
 
+#include <string.h>
 #include <time.h>
 
 #include "clock.h"
@@ -12,6 +13,7 @@
 APROF_HIDDEN uint32_t aprof_clock_kind = AMON_CLOCK_MONOTONIC;
 
 APROF_HIDDEN uint64_t aprof_clock_start;
+APROF_HIDDEN unsigned aprof_sample_hz = 10000;
 static uint64_t start_ns; /* CLOCK_MONOTONIC read with aprof_clock_start */
 
 
@@ -24,8 +26,10 @@ APROF_NOINSTR uint64_t aprof_clock_monotonic(void)
 }
 
 
-APROF_NOINSTR void aprof_clock_init(int monotonic)
+APROF_NOINSTR void aprof_clock_init(const char *name)
 {
+	int monotonic = name != NULL && strcmp(name, "monotonic") == 0;
+
 #if defined(__x86_64__)
 	aprof_clock_kind = monotonic ? AMON_CLOCK_MONOTONIC : AMON_CLOCK_TSC;
 #elif defined(__aarch64__)
@@ -34,6 +38,14 @@ APROF_NOINSTR void aprof_clock_init(int monotonic)
 	(void)monotonic;
 	aprof_clock_kind = AMON_CLOCK_MONOTONIC;
 #endif
+	if (name != NULL && strcmp(name, "sample") == 0)
+		aprof_clock_kind = AMON_CLOCK_SAMPLE;
+	aprof_clock_restart();
+}
+
+
+APROF_NOINSTR void aprof_clock_restart(void)
+{
 	start_ns = aprof_clock_monotonic();
 	aprof_clock_start = aprof_clock_read();
 }
@@ -45,6 +57,8 @@ APROF_NOINSTR double aprof_clock_ticks_per_second(void)
 
 	if (aprof_clock_kind == AMON_CLOCK_MONOTONIC)
 		return 1e9;
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		return (double)aprof_sample_hz;
 #if defined(__aarch64__)
 	{
 		uint64_t f;
@@ -59,4 +73,12 @@ APROF_NOINSTR double aprof_clock_ticks_per_second(void)
 		ticks = aprof_clock_read();
 	} while (ns - start_ns < CALIBRATION_NS);
 	return (double)(ticks - aprof_clock_start) * 1e9 / (double)(ns - start_ns);
+}
+
+
+APROF_NOINSTR uint64_t aprof_clock_elapsed(void)
+{
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) /* in samples' worth of time */
+		return (aprof_clock_monotonic() - start_ns) / (1000000000ull / aprof_sample_hz);
+	return aprof_clock_read() - aprof_clock_start;
 }

@@ -16,15 +16,23 @@ extern APROF_HIDDEN uint32_t aprof_clock_kind;
 /* The tick count when aprof_clock_init ran: the start of the profile. */
 extern APROF_HIDDEN uint64_t aprof_clock_start;
 
+/* Sampling mode: samples per second of a thread's CPU time (APROF_HZ, default 10000). */
+extern APROF_HIDDEN unsigned aprof_sample_hz;
+
+/* Starts the profile's time again from now (a fork child's profile). */
+APROF_HIDDEN void aprof_clock_restart(void);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 APROF_HIDDEN uint64_t aprof_clock_monotonic(void);
 
 /*
-** Chooses the clock: the CPU's counter (rdtsc, cntvct_el0) unless MONOTONIC is
-** set (APROF_CLOCK=monotonic) or the CPU has none, and records the starting
-** point for calibration.
+** Chooses the clock from NAME, the value of APROF_CLOCK: the CPU's counter
+** (rdtsc, cntvct_el0) by default or where the CPU has none CLOCK_MONOTONIC,
+** "monotonic" for CLOCK_MONOTONIC, "sample" for sampling (sample.c); and
+** records the starting point for calibration.
 */
-APROF_HIDDEN void aprof_clock_init(int monotonic);
+APROF_HIDDEN void aprof_clock_init(const char *name);
+
 
 /*
 ** Ticks per second, calibrated against CLOCK_MONOTONIC from aprof_clock_init
@@ -32,7 +40,19 @@ APROF_HIDDEN void aprof_clock_init(int monotonic);
 */
 APROF_HIDDEN double aprof_clock_ticks_per_second(void);
 
-/* The current tick count (units of aprof_clock_kind). */
+/*
+** The hooks' own ticks in one interval between two hooks that ends in an
+** exit [0] or in an entry [1], measured by aprof_hooks_calibrate (hooks.c).
+*/
+extern APROF_HIDDEN uint64_t aprof_hook_ticks[2];
+
+/* Measures aprof_hook_ticks: at start-up, on the first thread, before it profiles. */
+APROF_HIDDEN void aprof_hooks_calibrate(void);
+
+/* Ticks since aprof_clock_init, in the unit of the ticks charged. */
+APROF_HIDDEN uint64_t aprof_clock_elapsed(void);
+
+/* The current tick count (units of aprof_clock_kind; nanoseconds when sampling). */
 APROF_NOINSTR static inline uint64_t aprof_clock_read(void)
 {
 #if defined(__x86_64__)

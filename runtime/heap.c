@@ -79,7 +79,7 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_of(struct aprof_thread *t,
 	struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 
 	if (h == NULL) {
-		h = aprof_arena_alloc(&t->machine.arena, sizeof *h);
+		h = aprof_arena_alloc(&t->machine.arena, sizeof *h, 64);
 		if (h == NULL)
 			return NULL;
 		h->stamp = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
@@ -94,7 +94,7 @@ APROF_NOINSTR static struct aprof_heap_bin *bins_of(struct aprof_thread *t)
 {
 	if (t->bins == NULL) /* published: the writer and aprof_heap_reset read it */
 		__atomic_store_n(&t->bins,
-				 aprof_arena_alloc(&t->machine.arena, AMON_BINS * sizeof t->bins[0]),
+				 aprof_arena_alloc(&t->machine.arena, AMON_BINS * sizeof t->bins[0], 64),
 				 __ATOMIC_RELEASE);
 	return t->bins;
 }
@@ -160,7 +160,7 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 		spin_lock(&peak_lock);
 		if (live > peak_total) {
 			__atomic_store_n(&peak_total, live, __ATOMIC_RELAXED);
-			peak_ticks = aprof_clock_read() - aprof_clock_start;
+			peak_ticks = aprof_clock_elapsed();
 			__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
 			/* This context's live bytes, this allocation included, are its peak value. */
 			spin_lock(&h->lock);

@@ -1,26 +1,113 @@
 /*
 ** hooks.c -- GCC's -finstrument-functions hooks: the profiling monitor's hot
-** path.  No locks, no malloc, no system calls and no division on the common
-** path: a clock read, one table probe and a push on entry; a clock read, a
-** comparison and a pop on exit.
+** path.  No locks, no malloc, no system calls, no atomic instructions and no
+** division on the common path: on entry one clock read, the current
+** context's cached successor (or one probe of the transition table) and a
+** push; on exit one clock read, a comparison and a pop.
+**
+** One clock read per hook, at the end of an entry (the transition done) and
+** at the start of an exit, so an interval between two reads holds the hooks'
+** own work, and more of it when it ends in an entry.  That work is measured
+** at start-up (aprof_hooks_calibrate) for each kind of interval, and each
+** context counts the intervals ending in an entry charged to it ('events';
+** those ending in an exit are its calls + rec), so aprof can take the hooks'
+** own cost off a context's ticks: Spivey's "charged" versus "total" time.  In sampling mode
+** (APROF_CLOCK=sample) the hooks read no clock at all: a per-thread CPU-time
+** timer charges the current context.
 */
 #include <config.h>
+
+#include <stdlib.h>
 
 #include "aprof.h"
 #include "clock.h"
 #include "thread.h"
 
+APROF_HIDDEN uint64_t aprof_hook_ticks[2];
+
+
+/* Charges the interval since T's last hook to context C; it ends in an entry if ENTRY. */
+APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_context *c, int entry)
+{
+	uint64_t now;
+
+	if (APROF_UNLIKELY(aprof_clock_kind == AMON_CLOCK_SAMPLE))
+		return;
+	now = aprof_clock_read();
+	/* Relaxed atomics are plain moves here; the writer may read meanwhile. */
+	__atomic_store_n(&c->ticks, c->ticks + (now - t->last), __ATOMIC_RELAXED);
+	t->last = now;
+	if (entry)
+		__atomic_store_n(&c->events, c->events + 1, __ATOMIC_RELAXED);
+}
+
+
+/* The entry of FN from SITE on thread T (guard set): Spivey's B1-B3, a push. */
+APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
+				       uintptr_t frame)
+{
+	struct aprof_context *cur = t->cur, *next;
+	struct aprof_frame *f;
+
+	if (APROF_UNLIKELY(t->jumped))
+		cur = aprof_thread_land(t, frame, site);
+	if (APROF_LIKELY(cur->succ_proc == fn)) {
+		next = cur->succ;
+	} else {
+		next = aprof_transition(&t->machine, cur, fn);
+		cur->succ_proc = fn;
+		cur->succ = next;
+	}
+	if (next == cur) /* direct recursion: A1 keeps the context */
+		__atomic_store_n(&cur->rec, cur->rec + 1, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&next->calls, next->calls + 1, __ATOMIC_RELAXED);
+	charge(t, cur, 1);
+	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
+		t->lost++;
+		return;
+	}
+	/*
+	** The entry is complete before it counts, and counts before the context
+	** changes: a hook abandoned by a jump out of a signal handler leaves a
+	** consistent shadow stack.
+	*/
+	f = &t->stack[t->sp];
+	f->ctx = cur;
+	f->fn = fn;
+	f->site = site;
+	f->frame = frame;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->sp++;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->cur = next;
+}
+
+
+/* The exit of FN back to SITE on thread T (guard set): a pop. */
+APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
+{
+	const struct aprof_frame *top;
+
+	charge(t, t->cur, 0);
+	top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
+	if (APROF_LIKELY(top != NULL && top->fn == fn && top->site == site)) {
+		t->cur = top->ctx;
+		t->sp--;
+	} else {
+		aprof_thread_exit_slow(t, fn, site);
+	}
+}
+
 
 /*
-** Entry to FN, called from SITE (its return address).  The time since the last hook
-** is charged to the current context; the time of the hook itself is not
-** (the clock is read again on the way out).
+** Entry to FN, called from SITE (its return address).  A hook that finds the
+** guard set interrupted the runtime (a signal handler): it is passed through
+** and counted.
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_self;
-	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
-	struct aprof_context *cur, *next;
 
 	if (APROF_UNLIKELY(aprof_busy)) {
 		if (t != NULL)
@@ -28,51 +115,19 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 		return;
 	}
 	aprof_busy = 1;
-	if (APROF_UNLIKELY(t == NULL) && (t = aprof_thread_start()) == NULL)
-		goto out;
-	cur = t->cur;
-	cur->ticks += aprof_clock_read() - t->last;
-	if (APROF_UNLIKELY(t->jumped))
-		cur = aprof_thread_land(t, frame, (uintptr_t)site);
-	next = aprof_transition(&t->machine, cur, (uintptr_t)fn);
-	if (next == cur)
-		cur->rec++; /* direct recursion: A1 keeps the context */
-	else
-		next->calls++;
-	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
-		t->lost++;
-	} else {
-		/*
-		** The entry is complete before it counts, and counts before the
-		** context changes: a hook abandoned by a jump out of a signal
-		** handler leaves a consistent shadow stack.
-		*/
-		struct aprof_frame *f = &t->stack[t->sp];
-
-		f->ctx = cur;
-		f->fn = (uintptr_t)fn;
-		f->site = (uintptr_t)site;
-		f->frame = frame;
-		__atomic_signal_fence(__ATOMIC_RELEASE);
-		t->sp++;
-		__atomic_signal_fence(__ATOMIC_RELEASE);
-		t->cur = next;
-	}
-	t->last = aprof_clock_read();
-out:
+	if (APROF_LIKELY(t != NULL) || (t = aprof_thread_start()) != NULL)
+		enter(t, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
 	aprof_busy = 0;
 }
 
 
 /*
-** Exit from FN, back to SITE: charge the current context, then return to the
-** caller's.  (GCC may reach this by a tail call, so the frame here says
-** nothing: the entry is matched by FN and SITE.)
+** Exit from FN, back to SITE.  (GCC may reach this by a tail call, so the
+** frame here says nothing: the entry is matched by FN and SITE.)
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_self;
-	const struct aprof_frame *top;
 
 	if (APROF_UNLIKELY(aprof_busy || t == NULL)) {
 		if (t != NULL)
@@ -80,14 +135,67 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 		return;
 	}
 	aprof_busy = 1;
-	t->cur->ticks += aprof_clock_read() - t->last;
-	top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
-	if (APROF_LIKELY(top != NULL && top->fn == (uintptr_t)fn && top->site == (uintptr_t)site)) {
-		t->cur = top->ctx;
-		t->sp--;
-	} else {
-		aprof_thread_exit_slow(t, (uintptr_t)fn, (uintptr_t)site);
-	}
-	t->last = aprof_clock_read();
+	leave(t, (uintptr_t)fn, (uintptr_t)site);
 	aprof_busy = 0;
+}
+
+
+/*
+** An instrumented routine with an empty body, as GCC makes it: its two hook
+** calls, through the PLT, from a frame of its own.  The routine's "address"
+** is a data address, in no executable mapping, so modules.c notes nothing.
+*/
+APROF_NOINSTR __attribute__((noinline)) static void calibration_routine(void)
+{
+	static char routine;
+
+	__cyg_profile_func_enter(&routine, __builtin_return_address(0));
+	__asm__ __volatile__("" ::: "memory");
+	__cyg_profile_func_exit(&routine, __builtin_return_address(0));
+}
+
+
+static int ticks_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+
+APROF_NOINSTR void aprof_hooks_calibrate(void)
+{
+	enum { ROUNDS = 15, PAIRS = 2000 };
+	static struct aprof_thread scratch;
+	static struct aprof_frame stack[4];
+	uint64_t cost[2][ROUNDS];
+	int saved_busy = aprof_busy, round, i;
+
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE || aprof_self != NULL ||
+	    aprof_machine_init(&scratch.machine) != 0)
+		return;
+	scratch.stack = stack;
+	scratch.cap = 4;
+	scratch.cur = scratch.machine.root;
+	aprof_self = &scratch;
+	aprof_busy = 0;
+	calibration_routine(); /* makes the one context the rounds use */
+	for (round = 0; round < ROUNDS; round++) {
+		struct aprof_context *outer = scratch.machine.root, *inner = outer->succ;
+
+		outer->ticks = inner->ticks = outer->events = inner->calls = 0;
+		scratch.last = aprof_clock_read();
+		for (i = 0; i < PAIRS; i++)
+			calibration_routine();
+		/* Intervals ending in an entry were charged to the outer context. */
+		cost[1][round] = outer->ticks / PAIRS;
+		cost[0][round] = inner->ticks / PAIRS;
+	}
+	aprof_busy = saved_busy;
+	aprof_self = NULL;
+	/* The median round: interference from elsewhere only ever adds time. */
+	for (i = 0; i < 2; i++) {
+		qsort(cost[i], ROUNDS, sizeof cost[i][0], ticks_cmp);
+		aprof_hook_ticks[i] = cost[i][ROUNDS / 2];
+	}
 }

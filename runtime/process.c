@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "heap.h"
 #include "process.h"
+#include "sample.h"
 #include "thread.h"
 #include "writer.h"
 
@@ -73,9 +74,12 @@ APROF_NOINSTR static void fork_child(void)
 		self->resyncs = self->dropped = self->unmatched = 0;
 	}
 	aprof_heap_reset();
-	aprof_clock_start = aprof_clock_read();
-	if (self != NULL)
+	aprof_clock_restart();
+	if (self != NULL) {
 		self->last = aprof_clock_start;
+		if (aprof_clock_kind == AMON_CLOCK_SAMPLE) /* timers are not inherited */
+			aprof_sample_thread_start(self);
+	}
 }
 
 

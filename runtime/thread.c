@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "process.h"
+#include "sample.h"
 #include "thread.h"
 #include "writer.h"
 
@@ -36,7 +37,10 @@ APROF_NOINSTR static void thread_end(void *state)
 	struct aprof_thread *t = state;
 	uint64_t now = aprof_clock_read();
 
-	t->cur->ticks += now - t->last;
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sample_thread_end(t);
+	else
+		t->cur->ticks += now - t->last;
 	t->last = now;
 	prctl(PR_GET_NAME, t->name);
 }
@@ -48,9 +52,11 @@ APROF_NOINSTR static void thread_end(void *state)
 */
 APROF_NOINSTR static void runtime_start(void)
 {
-	const char *clock = secure_getenv("APROF_CLOCK");
-
-	aprof_clock_init(clock != NULL && strcmp(clock, "monotonic") == 0);
+	aprof_clock_init(secure_getenv("APROF_CLOCK"));
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sample_init();
+	else
+		aprof_hooks_calibrate();
 	aprof_heap_init();
 	aprof_writer_init();
 	aprof_process_init();
@@ -100,6 +106,8 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 		;
 	aprof_self = t;
 	pthread_setspecific(thread_key, t);
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sample_thread_start(t);
 	aprof_busy--;
 	t->last = aprof_clock_read();
 	return t;

@@ -31,7 +31,7 @@ struct aprof_frame {
 */
 struct aprof_thread {
 	struct aprof_context *cur;       /* the current context */
-	uint64_t last;                   /* clock at the end of the last hook: charged from here */
+	uint64_t last;                   /* clock at the last hook: charged from here */
 	struct aprof_frame *stack;       /* the shadow stack */
 	size_t sp;                       /* entries in use */
 	size_t cap;                      /* entries mapped */
@@ -43,6 +43,7 @@ struct aprof_thread {
 	uint64_t unmatched;              /* exits that matched no entry */
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
+	void *timer;                     /* sampling mode: the thread's CPU-time timer */
 	char name[16];                   /* thread name: when first seen, updated at write */
 	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_thread *next;       /* registry of all threads, newest first */

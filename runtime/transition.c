@@ -16,7 +16,8 @@
 APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
 							const uint64_t *h, uint32_t n)
 {
-	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0]);
+	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0],
+						    64);
 
 	if (c == NULL)
 		return NULL;
@@ -110,7 +111,7 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 		return 0;
 	while (size < n)
 		size *= 2;
-	s = aprof_arena_alloc(&m->arena, size * sizeof s[0]);
+	s = aprof_arena_alloc(&m->arena, size * sizeof s[0], 16);
 	if (s == NULL)
 		return -1;
 	m->scratch = s;

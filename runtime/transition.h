@@ -14,13 +14,17 @@
 struct aprof_heap_counts;
 
 /*
-** A context: a state of the machine.  The counters come first so that the
-** hook touches one cache line of the context it charges.
+** A context: a state of the machine.  Contexts are aligned to 64 bytes and
+** everything a hook touches comes first, so that a hook touches one cache
+** line of the context it charges.
 */
 struct aprof_context {
 	uint64_t ticks;                   /* clock ticks charged while current */
 	uint64_t calls;                   /* entries by a non-recursive call */
 	uint64_t rec;                     /* direct recursive calls made while current */
+	uint64_t events;                  /* intervals charged to ticks (one per hook) */
+	uintptr_t succ_proc;              /* the routine last called from here... */
+	struct aprof_context *succ;       /* ...and the context it led to: B1 without a probe */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context whose s_n is the same routine (B2) */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */

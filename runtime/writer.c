@@ -178,6 +178,7 @@ APROF_NOINSTR static void write_context(struct out *o, const struct aprof_contex
 	ac.calls = c->calls;
 	ac.rec = c->rec;
 	ac.ticks = c->ticks;
+	ac.events = c->events;
 	aprof_heap_read(c, &h);
 	ac.allocs = h.allocs;
 	ac.alloc_bytes = h.alloc_bytes;
@@ -241,6 +242,8 @@ APROF_NOINSTR static void write_thread(struct out *o, struct aprof_thread *t)
 	th.resyncs = t->resyncs;
 	th.dropped = t->dropped;
 	th.unmatched = t->unmatched;
+	th.exit_ticks = aprof_hook_ticks[0];
+	th.entry_ticks = aprof_hook_ticks[1];
 	th.flags = m->full || t->lost ? AMON_THREAD_INCOMPLETE : 0;
 	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
@@ -331,7 +334,7 @@ APROF_NOINSTR static int write_profile(void)
 	h.header_size = AMON_HEADER_SIZE;
 	h.clock = aprof_clock_kind;
 	h.ticks_per_second = aprof_clock_ticks_per_second();
-	h.total_ticks = aprof_clock_read() - aprof_clock_start;
+	h.total_ticks = aprof_clock_elapsed();
 	h.pid = (uint64_t)getpid();
 
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", out_path, (long)getpid(), dumps++);

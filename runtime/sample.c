@@ -1,0 +1,86 @@
+/*
+** sample.c -- sampling mode: a CPU-time timer per thread, SIGPROF, one tick
+** to the current context per signal.  The handler is async-signal-safe: it
+** reads the thread's current context (a pointer the hooks replace with one
+** store) and adds one to its ticks, which in this mode only it touches.
+*/
+#include <config.h>
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "sample.h"
+#include "thread.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+#define SAMPLE_SIGNAL SIGPROF
+
+
+/*
+** One expiry, or more: CPU-time timers are checked at the scheduler's tick,
+** so a short period expires several times per signal (si_overrun more).
+*/
+APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_context *c;
+	uint64_t n = 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+
+	(void)sig;
+	(void)uc;
+	if (t == NULL)
+		return;
+	c = __atomic_load_n(&t->cur, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->ticks, c->ticks + n, __ATOMIC_RELAXED);
+}
+
+
+APROF_NOINSTR void aprof_sample_init(void)
+{
+	const char *v = secure_getenv("APROF_HZ");
+	struct sigaction sa;
+	unsigned long hz = v != NULL ? strtoul(v, NULL, 10) : 0;
+
+	if (hz >= 1 && hz <= 1000000)
+		aprof_sample_hz = (unsigned)hz;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sample;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SAMPLE_SIGNAL, &sa, NULL);
+}
+
+
+APROF_NOINSTR void aprof_sample_thread_start(struct aprof_thread *t)
+{
+	struct sigevent sev;
+	struct itimerspec every;
+	long ns = 1000000000L / (long)aprof_sample_hz;
+
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SAMPLE_SIGNAL;
+	sev.sigev_notify_thread_id = (pid_t)t->tid;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) != 0) {
+		t->timer = NULL;
+		return;
+	}
+	every.it_interval.tv_sec = every.it_value.tv_sec = ns / 1000000000L;
+	every.it_interval.tv_nsec = every.it_value.tv_nsec = ns % 1000000000L;
+	timer_settime(t->timer, 0, &every, NULL);
+}
+
+
+APROF_NOINSTR void aprof_sample_thread_end(struct aprof_thread *t)
+{
+	if (t->timer != NULL) {
+		timer_delete(t->timer);
+		t->timer = NULL;
+	}
+}
