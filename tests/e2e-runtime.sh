@@ -17,7 +17,8 @@ malloc memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # (runtime/hooks.c), as GCC's code would.
 expect_eq "routines of the runtime that call the hooks" \
 	"$(objdump -d "$lib" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
-		/(call|jmp) .*<__cyg_profile_func_(enter|exit)/ { print fn }' | sort -u | tr -d '\n')" \
+		fn !~ /@plt>:$/ && /(call|jmp) +[0-9a-f]+ <__cyg_profile_func_(enter|exit)(@plt)?>$/ {
+			print fn }' | sort -u | tr -d '\n')" \
 	"<calibration_routine>:"
 
 profile s-threads
