@@ -178,6 +178,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->resyncs = th.resyncs;
 	ti->dropped = th.dropped;
 	ti->unmatched = th.unmatched;
+	ti->memory = th.memory;
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/* Histories are copied out: module paths leave records unaligned in the file. */

@@ -40,6 +40,7 @@ struct amon_thread_info {
 	uint32_t flags;            /* AMON_THREAD_* */
 	uint64_t transitions;
 	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
+	uint64_t memory;           /* bytes the runtime mapped for the thread */
 	size_t ncontexts;
 	struct amon_context_info *contexts;
 	uint64_t *histories;       /* the block every context's history points into */

@@ -16,6 +16,7 @@
 #include "aprof/mprof.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
+#include "aprof/stats.h"
 #include "aprof/symbols.h"
 #include "aprof/threads.h"
 #include "aprof/util.h"
@@ -25,6 +26,7 @@ struct options {
 	struct report_options report;
 	int contexts;            /* -S: list the contexts */
 	int threads;             /* --threads: per-thread breakdown */
+	int stats;               /* --stats: Table I of the paper */
 	enum prof_metric metric; /* --metric */
 	int heap;                /* --heap: mprof's tables */
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
@@ -35,7 +37,7 @@ struct options {
 
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
-	OPT_NO_LEAKS, OPT_THREADS,
+	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -52,6 +54,7 @@ static const struct option long_options[] = {
 	{ "no-graph", optional_argument, NULL, 'Q' },
 	{ "contexts", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
 	/* how to print */
 	{ "brief", no_argument, NULL, 'b' },
@@ -83,6 +86,8 @@ static void usage(FILE *out, int status)
 		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
 		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
 		"      --threads                       each thread: id, name, totals, flat profile\n"
+		"      --stats                         the profile's size: routines, calls, contexts,\n"
+		"                                      transitions, history lengths, memory\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
 		"                                      direct allocation, allocation call graph)\n"
 		"  -b, --brief                         leave out the explanations\n"
@@ -97,8 +102,9 @@ static void usage(FILE *out, int status)
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q, -S, --heap and --threads choose what is printed; without any, the flat\n"
-		"profile and the call graph are.  NAME options may be repeated.  See aprof(1).\n");
+		"-p, -q, -S, --heap, --threads and --stats choose what is printed; without any,\n"
+		"the flat profile and the call graph are.  NAME options may be repeated.\n"
+		"See aprof(1).\n");
 	exit(status);
 }
 
@@ -168,6 +174,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_THREADS:
 			o->threads = chosen = 1;
+			break;
+		case OPT_STATS:
+			o->stats = chosen = 1;
 			break;
 		case 'b':
 			o->report.brief = 1;
@@ -262,6 +271,11 @@ int main(int argc, char **argv)
 	if (o.contexts) {
 		new_page(&o);
 		contexts_print(stdout, data, syms);
+	}
+	if (o.stats) {
+		new_page(&o);
+		stats_print(stdout, data, o.metric == PROF_TIME ? prof
+			    : profile_build(data, syms, PROF_TIME));
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		util_die("error writing the report");

@@ -102,6 +102,8 @@ struct amon_thread {
 	uint64_t unmatched;     /* exit hooks that matched no entry */
 	uint64_t entry_ticks;   /* the hooks' own ticks in an interval ending in an entry, */
 	uint64_t exit_ticks;    /* and in one ending in an exit, as calibrated at start */
+	uint64_t memory;        /* bytes of the thread's contexts, histories, heap counters
+				   and transition table (Spivey's "profiling memory") */
 	uint32_t flags;         /* AMON_THREAD_* */
 	uint32_t pad;           /* zero */
 };

@@ -41,5 +41,6 @@ APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size, size_t
 		a->mapped += chunk;
 	}
 	a->next = p + size;
+	a->used += size;
 	return p;
 }

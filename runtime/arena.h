@@ -14,7 +14,8 @@
 struct aprof_arena {
 	char *next;          /* first free byte of the current chunk */
 	char *end;           /* end of the current chunk */
-	size_t mapped;       /* total bytes mapped by this arena (for reports) */
+	size_t mapped;       /* total bytes mapped by this arena */
+	size_t used;         /* bytes handed out (Spivey's "profiling memory") */
 };
 
 /*

@@ -244,6 +244,7 @@ APROF_NOINSTR static void write_thread(struct out *o, struct aprof_thread *t)
 	th.unmatched = t->unmatched;
 	th.exit_ticks = aprof_hook_ticks[0];
 	th.entry_ticks = aprof_hook_ticks[1];
+	th.memory = m->arena.used + (m->mask + 1) * sizeof m->slots[0];
 	th.flags = m->full || t->lost ? AMON_THREAD_INCOMPLETE : 0;
 	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];

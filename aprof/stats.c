@@ -1,0 +1,41 @@
+/*
+** stats.c -- Table I of Spivey's paper for one profile.
+*/
+#include <config.h>
+
+#include <inttypes.h>
+
+#include "aprof/stats.h"
+
+
+void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
+{
+	uint64_t calls = 0, contexts = 0, transitions = 0, entries = 0, memory = 0;
+	uint32_t deepest = 0;
+	int routines = 0, k, t;
+	size_t i;
+
+	for (k = 0; k < p->nprocs; k++) {
+		calls += p->procs[k].calls + p->procs[k].rec;
+		routines += p->procs[k].calls + p->procs[k].rec != 0;
+	}
+	for (t = 0; t < d->nthreads; t++) {
+		const struct amon_thread_info *th = &d->threads[t];
+
+		transitions += th->transitions;
+		memory += th->memory;
+		for (i = 0; i < th->ncontexts; i++) {
+			if (th->contexts[i].depth == 0)
+				continue; /* the root */
+			contexts++;
+			entries += th->contexts[i].depth;
+			if (th->contexts[i].depth > deepest)
+				deepest = th->contexts[i].depth;
+		}
+	}
+	fprintf(out, "functions %d\ncalls %" PRIu64 "\ncontexts %" PRIu64 "\ntransitions %" PRIu64
+		"\ndepth-average %.2f\ndepth-max %" PRIu32 "\nmemory-bytes %" PRIu64
+		"\namon-bytes %zu\nthreads %d\nseconds %.6f\n", routines, calls, contexts,
+		transitions, contexts ? (double)entries / (double)contexts : 0.0, deepest, memory,
+		d->size, d->nthreads, (double)d->header.total_ticks / d->header.ticks_per_second);
+}

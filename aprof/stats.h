@@ -1,0 +1,23 @@
+/*
+** stats.h -- the size of a profile (--stats): the columns of Table I of
+** Spivey's paper, for comparing aprof's data with the paper's and with
+** other runs.
+*/
+#ifndef APROF_APROF_STATS_H
+#define APROF_APROF_STATS_H
+
+#include <stdio.h>
+
+#include "aprof/amon_read.h"
+#include "aprof/profile.h"
+
+/*
+** Prints, one "name value" line each: routines called, calls, contexts,
+** transitions, average and maximum history length (entries, marked and
+** unmarked), profiling memory (bytes of contexts, histories and transition
+** tables, as amon.out says), amon.out's size in
+** bytes, threads, and the run's time in seconds.  P is D's time profile.
+*/
+void stats_print(FILE *out, const struct amon_data *d, const struct profile *p);
+
+#endif /* APROF_APROF_STATS_H */
