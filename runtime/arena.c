@@ -38,9 +38,9 @@ APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size, size_t
 		if (p == NULL)
 			return NULL;
 		a->end = p + chunk;
-		a->mapped += chunk;
+		APROF_ADD(a->mapped, chunk);
 	}
 	a->next = p + size;
-	a->used += size;
+	APROF_ADD(a->used, size);
 	return p;
 }

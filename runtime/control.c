@@ -33,10 +33,16 @@ APROF_API void aprof_restart(const char *file)
 	aprof_heap_reset();
 	/* Counts from before the restart are forgotten, time included. */
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		struct aprof_context *c;
+		size_t n = __atomic_load_n(&t->machine.contexts, __ATOMIC_ACQUIRE), i;
+		struct aprof_context *c = t->machine.first;
 
-		for (c = t->machine.first; c != NULL; c = c->next)
-			c->ticks = c->calls = c->rec = 0;
+		/* Only the contexts published: their owner may be adding one. */
+		for (i = 0; i < n; i++, c = c->next) {
+			APROF_PUT(c->ticks, 0);
+			APROF_PUT(c->events, 0);
+			APROF_PUT(c->calls, 0);
+			APROF_PUT(c->rec, 0);
+		}
 	}
 	aprof_writer_set_stopped(0, file);
 	aprof_heap_on_set(1);

@@ -143,7 +143,7 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 	b.context = c;
 	b.generation = __atomic_load_n(&generation, __ATOMIC_RELAXED);
 	if (h == NULL || bin == NULL || aprof_blocks_insert(&b) != 0) {
-		t->machine.full = 1;
+		APROF_PUT(t->machine.full, 1);
 		return;
 	}
 	bin += AMON_BIN(size);
@@ -210,7 +210,7 @@ APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
 APROF_NOINSTR void aprof_heap_put_back(const struct aprof_block *b)
 {
 	if (aprof_blocks_insert(b) != 0 && aprof_self != NULL)
-		aprof_self->machine.full = 1;
+		APROF_PUT(aprof_self->machine.full, 1);
 }
 
 

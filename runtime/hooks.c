@@ -34,11 +34,10 @@ APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_con
 	if (APROF_UNLIKELY(aprof_clock_kind == AMON_CLOCK_SAMPLE))
 		return;
 	now = aprof_clock_read();
-	/* Relaxed atomics are plain moves here; the writer may read meanwhile. */
-	__atomic_store_n(&c->ticks, c->ticks + (now - t->last), __ATOMIC_RELAXED);
+	APROF_ADD(c->ticks, now - t->last);
 	t->last = now;
 	if (entry)
-		__atomic_store_n(&c->events, c->events + 1, __ATOMIC_RELAXED);
+		APROF_ADD(c->events, 1);
 }
 
 
@@ -59,12 +58,12 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		cur->succ = next;
 	}
 	if (next == cur) /* direct recursion: A1 keeps the context */
-		__atomic_store_n(&cur->rec, cur->rec + 1, __ATOMIC_RELAXED);
+		APROF_ADD(cur->rec, 1);
 	else
-		__atomic_store_n(&next->calls, next->calls + 1, __ATOMIC_RELAXED);
+		APROF_ADD(next->calls, 1);
 	charge(t, cur, 1);
 	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
-		t->lost++;
+		APROF_ADD(t->lost, 1);
 		return;
 	}
 	/*
@@ -111,7 +110,7 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 
 	if (APROF_UNLIKELY(aprof_busy)) {
 		if (t != NULL)
-			t->dropped++;
+			APROF_ADD(t->dropped, 1);
 		return;
 	}
 	aprof_busy = 1;
@@ -131,7 +130,7 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 
 	if (APROF_UNLIKELY(aprof_busy || t == NULL)) {
 		if (t != NULL)
-			t->dropped++;
+			APROF_ADD(t->dropped, 1);
 		return;
 	}
 	aprof_busy = 1;

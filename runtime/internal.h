@@ -16,6 +16,15 @@
 #define APROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define APROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/*
+** A counter or field that the exit writer may read while its owning thread
+** writes it: relaxed atomic accesses, plain moves on x86-64 and aarch64, so
+** the hot path pays nothing and the race is defined behaviour.
+*/
+#define APROF_PUT(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELAXED)
+#define APROF_GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+#define APROF_ADD(field, n) APROF_PUT(field, (field) + (n))
+
 /* A hint to the CPU inside a spin-wait loop. */
 #if defined(__x86_64__) || defined(__i386__)
 #define APROF_CPU_RELAX() __builtin_ia32_pause()

@@ -40,7 +40,7 @@ APROF_NOINSTR static void thread_end(void *state)
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 		aprof_sample_thread_end(t);
 	else
-		t->cur->ticks += now - t->last;
+		APROF_ADD(t->cur->ticks, now - t->last);
 	t->last = now;
 	prctl(PR_GET_NAME, t->name);
 }
@@ -173,7 +173,7 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	/* Every routine the caller called before, and all below them, is gone. */
 	while (caller_sp != 0 && t->sp != 0 && t->stack[t->sp - 1].frame < caller_sp) {
 		t->cur = t->stack[--t->sp].ctx;
-		t->resyncs++;
+		APROF_ADD(t->resyncs, 1);
 	}
 	return t->cur;
 }
@@ -185,17 +185,17 @@ APROF_NOINSTR void aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn, 
 
 	t->jumped = 0;
 	if (t->lost != 0) { /* an entry the full stack could not take */
-		t->lost--;
+		APROF_PUT(t->lost, t->lost - 1);
 		return;
 	}
 	for (k = t->sp; k > 0; k--)
 		if (t->stack[k - 1].fn == fn && t->stack[k - 1].site == site)
 			break;
 	if (k == 0) {
-		t->unmatched++;
+		APROF_ADD(t->unmatched, 1);
 		return;
 	}
-	t->resyncs += t->sp - k; /* entries above FN's were abandoned */
+	APROF_ADD(t->resyncs, t->sp - k); /* entries above FN's were abandoned */
 	t->sp = k - 1;
 	t->cur = t->stack[t->sp].ctx;
 }

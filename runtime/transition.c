@@ -74,7 +74,7 @@ APROF_NOINSTR static int table_grow(struct aprof_machine *m)
 		m->slots = old;
 		return -1;
 	}
-	m->mask = 2 * n - 1;
+	APROF_PUT(m->mask, 2 * n - 1);
 	for (i = 0; i < n; i++)
 		if (old[i].proc != 0)
 			*slot_find(m, old[i].from, old[i].proc) = old[i];
@@ -166,10 +166,10 @@ APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *
 	to = n == 0 ? from : context_intern(m, m->scratch, n);
 	if (to == NULL || table_put(m, from, proc, to) != 0)
 		goto full;
-	m->transitions++;
+	APROF_ADD(m->transitions, 1);
 	return to;
 full:
 	/* Staying in FROM keeps the shadow stack balanced; the report says the profile is incomplete. */
-	m->full = 1;
+	APROF_PUT(m->full, 1);
 	return from;
 }

@@ -175,10 +175,10 @@ APROF_NOINSTR static void write_context(struct out *o, const struct aprof_contex
 
 	memset(&ac, 0, sizeof ac);
 	ac.depth = c->depth;
-	ac.calls = c->calls;
-	ac.rec = c->rec;
-	ac.ticks = c->ticks;
-	ac.events = c->events;
+	ac.calls = APROF_GET(c->calls);
+	ac.rec = APROF_GET(c->rec);
+	ac.ticks = APROF_GET(c->ticks);
+	ac.events = APROF_GET(c->events);
 	aprof_heap_read(c, &h);
 	ac.allocs = h.allocs;
 	ac.alloc_bytes = h.alloc_bytes;
@@ -203,7 +203,7 @@ APROF_NOINSTR static const struct aprof_context *next_context(const struct aprof
 }
 
 
-/* The current name of thread TID of this process, if it still runs, into NAME[16]. */
+/* The current name of thread TID of this process into NAME[16], if the thread still runs. */
 APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
 {
 	char path[64], buf[16];
@@ -225,7 +225,7 @@ APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
 }
 
 
-APROF_NOINSTR static void write_thread(struct out *o, struct aprof_thread *t)
+APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread *t)
 {
 	const struct aprof_machine *m = &t->machine;
 	const struct aprof_context *c;
@@ -236,16 +236,16 @@ APROF_NOINSTR static void write_thread(struct out *o, struct aprof_thread *t)
 	memset(&th, 0, sizeof th);
 	th.contexts = __atomic_load_n(&m->contexts, __ATOMIC_ACQUIRE);
 	th.tid = t->tid;
-	thread_name(t->tid, t->name);
 	memcpy(th.name, t->name, sizeof th.name);
-	th.transitions = m->transitions;
-	th.resyncs = t->resyncs;
-	th.dropped = t->dropped;
-	th.unmatched = t->unmatched;
+	thread_name(t->tid, th.name);
+	th.transitions = APROF_GET(m->transitions);
+	th.resyncs = APROF_GET(t->resyncs);
+	th.dropped = APROF_GET(t->dropped);
+	th.unmatched = APROF_GET(t->unmatched);
 	th.exit_ticks = aprof_hook_ticks[0];
 	th.entry_ticks = aprof_hook_ticks[1];
-	th.memory = m->arena.used + (m->mask + 1) * sizeof m->slots[0];
-	th.flags = m->full || t->lost ? AMON_THREAD_INCOMPLETE : 0;
+	th.memory = APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0];
+	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
 	out_record(o, AMON_TAG_THREAD, length);
@@ -319,7 +319,7 @@ APROF_NOINSTR static int write_profile(void)
 	char tmp[PATH_MAX + 48];
 	struct aprof_thread *self = aprof_self;
 	struct amon_header h;
-	struct aprof_thread *t;
+	const struct aprof_thread *t;
 	uint64_t now;
 	uint32_t crc;
 

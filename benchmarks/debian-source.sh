@@ -1,0 +1,37 @@
+# benchmarks/debian-source.sh -- sourced by the benchmark scripts (lua.sh,
+# perf.sh): fetch a Debian source package without touching the system's apt
+# configuration.
+#
+#     . benchmarks/debian-source.sh
+#     debian_source PACKAGE WORKDIR
+#
+# runs apt-get source PACKAGE in WORKDIR/src through a private sources list
+# (Debian bookworm's deb-src), apt state and cache under WORKDIR/apt, and
+# leaves the unpacked tree in WORKDIR/src.  Installs dpkg-dev (for
+# dpkg-source) when missing, which needs root.  The caller checks first
+# whether the tree is already there.  DEBIAN_SOURCE_SUITE overrides the suite
+# (default bookworm).
+
+debian_source() {
+	_ds_pkg=$1
+	_ds_work=$2
+	if ! command -v dpkg-source >/dev/null 2>&1; then
+		if [ "$(id -u)" -ne 0 ]; then
+			echo "debian-source.sh: dpkg-source (Debian package dpkg-dev) is needed; install it as root" >&2
+			return 1
+		fi
+		echo "installing dpkg-dev"
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dpkg-dev ||
+			return 1
+	fi
+	_ds_apt=$_ds_work/apt
+	mkdir -p "$_ds_apt/state/lists/partial" "$_ds_apt/cache/archives/partial" "$_ds_work/src"
+	echo "deb-src http://deb.debian.org/debian ${DEBIAN_SOURCE_SUITE:-bookworm} main" >"$_ds_apt/sources.list"
+	set -- -o "Dir::Etc::SourceList=$_ds_apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o "Dir::State=$_ds_apt/state" -o "Dir::Cache=$_ds_apt/cache"
+	# apt drops root for downloads to the _apt user, who may not write here
+	[ "$(id -u)" -ne 0 ] || set -- "$@" -o APT::Sandbox::User=root
+	apt-get -q "$@" update || return 1
+	(cd "$_ds_work/src" && apt-get -q "$@" source "$_ds_pkg")
+}
