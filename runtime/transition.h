@@ -26,17 +26,19 @@ struct aprof_context {
 	uintptr_t succ_proc;              /* the routine last called from here... */
 	struct aprof_context *succ;       /* ...and the context it led to: B1 without a probe */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
-	struct aprof_context *same_proc;  /* next context whose s_n is the same routine (B2) */
+	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */
 	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
 };
 
 /*
-** One slot of the transition table, keyed by (from, proc).  A key
-** (NULL, proc) is not a transition: its 'to' heads the list, through
-** 'same_proc', of every context whose running routine is proc; B2 searches it.
-** An empty slot has proc == 0 (entry addresses are never 0).
+** One slot of the transition table, keyed by (from, proc).  A key whose
+** 'from' is odd is not a transition but the paper's (NULL, proc) key refined
+** by a hash of the history (transition.c, history_key): its 'to' heads the
+** list, through 'same_proc', of the contexts running proc whose histories
+** hash alike; B2 searches it.  An empty slot has proc == 0 (entry addresses
+** are never 0).
 */
 struct aprof_transition {
 	const struct aprof_context *from;
@@ -46,7 +48,7 @@ struct aprof_transition {
 
 /*
 ** A thread's machine: the transition table (open addressing, linear probing,
-** a power-of-two number of slots kept at most half full, so a probe needs no
+** a power-of-two number of slots kept at most 3/4 full, so a probe needs no
 ** division) and the contexts it has created.
 */
 struct aprof_machine {

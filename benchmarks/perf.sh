@@ -1,0 +1,553 @@
+#!/bin/sh
+# benchmarks/perf.sh -- what profiling with aprof costs, on real programs,
+# against the other ways of profiling them (issue 5).
+#
+# Two programs, from Debian's source packages (fetched by
+# benchmarks/debian-source.sh through a private apt state):
+#   Lua 5.4     the interpreter (lua5.4) running four scripts under
+#               benchmarks/lua/: fib.lua (recursive calls), binary-trees.lua
+#               (allocation and garbage collection), strings.lua (the string
+#               library and tables) and parser.lua (a recursive-descent
+#               parser);
+#   SQLite 3    the amalgamation (sqlite3.c, generated from Debian's tree with
+#               tclsh) and SQLite's own test/speedtest1.c, on an in-memory
+#               database (--memdb).
+# Each is built four times at the same flags (CFLAGS, default -O2 -g):
+#   bare         no instrumentation;
+#   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
+#                calling the hooks costs, the floor under any such profiler;
+#   aprof        -finstrument-functions, linked with libaprof;
+#   gprof        -pg.
+# and run as these variants:
+#   bare, empty hooks, gprof     the builds;
+#   aprof                        the aprof build, cycle counter (the default);
+#   aprof sample                 the aprof build, APROF_CLOCK=sample;
+#   aprof no heap                the aprof build, APROF_HEAP=0 (allocations
+#                                not followed: the hooks' share);
+#   uftrace                      uftrace record on the -pg build;
+#   callgrind                    valgrind --tool=callgrind on the bare build;
+# the last two on a smaller input (they are 10-60 times slower), against the
+# bare build on that same input.
+#
+# Every benchmark runs as paired rounds: in each round the bare build, then
+# each variant in turn, so that the load on the machine falls on all alike;
+# a variant's time ratio is the median over the rounds of its time divided by
+# the bare time of its round.  Its cost per call is (variant - bare) / calls,
+# the calls counted exactly (aprof --stats; the runs are deterministic, so
+# every build makes the same calls).  The cycle counter's read cost is
+# measured in the same run (benchmarks/clock-cost.c), and aprof's cost
+# besides its two reads per call is its cost per call less two reads.
+#
+# Prints the tables in Markdown and writes them, with the machine, the date
+# and the exact commands, to benchmarks/RESULTS.md (in the source tree;
+# BENCH_RESULTS overrides).  Progress goes to stderr.
+#
+# Usage, from the top of a built tree (make bench runs it):
+#     sh benchmarks/perf.sh
+# Environment:
+#   top_builddir, top_srcdir   (defaults: ., and this script's parent)
+#   APROF_BENCH_DIR    work directory (default $top_builddir/benchmarks/work);
+#                      everything goes under its perf/ (and src/, apt/)
+#   BENCH_ROUNDS       paired rounds on the full inputs (default 5)
+#   BENCH_SMALL_ROUNDS paired rounds on the small inputs (default 3)
+#   BENCH_ONLY         benchmarks to run (default: all, "fib binary-trees
+#                      strings parser speedtest1")
+#   CFLAGS             build flags of every variant (default -O2 -g)
+#   FIB_N, TREES_N, STRINGS_N, PARSER_N, SQLITE_SIZE  the full inputs, and
+#   FIB_SMALL, TREES_SMALL, STRINGS_SMALL, PARSER_SMALL, SQLITE_SMALL
+# Needs gcc, make, tclsh (Debian's tcl), valgrind, uftrace, apt-get and
+# dpkg-source; tcl, valgrind and uftrace are installed when missing and run
+# as root (uftrace and callgrind are left out when they cannot be had).
+set -eu
+
+say() { printf '=== %s\n' "$*" >&2; }
+die() { printf 'perf.sh: %s\n' "$*" >&2; exit 1; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "${top_srcdir:-$here/..}" && pwd)
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+APROF=$top_builddir/aprof/aprof
+LIBDIR=$top_builddir/runtime/.libs
+RESULTS=${BENCH_RESULTS:-$top_srcdir/benchmarks/RESULTS.md}
+ROUNDS=${BENCH_ROUNDS:-5}
+SMALL_ROUNDS=${BENCH_SMALL_ROUNDS:-3}
+BENCHES=${BENCH_ONLY:-fib binary-trees strings parser speedtest1}
+CFLAGS=${CFLAGS:--O2 -g}
+FIB_N=${FIB_N:-35}
+FIB_SMALL=${FIB_SMALL:-31}
+TREES_N=${TREES_N:-15}
+TREES_SMALL=${TREES_SMALL:-13}
+STRINGS_N=${STRINGS_N:-10}
+STRINGS_SMALL=${STRINGS_SMALL:-2}
+PARSER_N=${PARSER_N:-5000}
+PARSER_SMALL=${PARSER_SMALL:-1000}
+SQLITE_SIZE=${SQLITE_SIZE:-40}
+SQLITE_SMALL=${SQLITE_SMALL:-8}
+
+if [ ! -x "$APROF" ] || [ ! -f "$LIBDIR/libaprof.so" ]; then
+	die "no aprof/aprof or runtime/.libs/libaprof.so under $top_builddir: run make first (or set top_builddir)"
+fi
+for tool in gcc make awk; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool is needed"
+done
+WORK=${APROF_BENCH_DIR:-$top_builddir/benchmarks/work}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+P=$WORK/perf
+mkdir -p "$P/data" "$P/tools"
+: >"$P/commands"
+started=$(date +%s)
+
+# cmd TEXT: notes a command for RESULTS.md's list.
+cmd() { printf '%s\n' "$*" >>"$P/commands"; }
+
+# apt_install PACKAGE: installs a Debian package when root; fails otherwise.
+apt_install() {
+	[ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+	say "installing $1 (Debian package)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >"$P/apt-$1.log" 2>&1 ||
+		{ DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >"$P/apt-$1.log" 2>&1; }
+}
+command -v tclsh >/dev/null 2>&1 || apt_install tcl || die "tclsh (Debian package tcl) is needed for SQLite's amalgamation"
+HAVE_UFTRACE=1
+command -v uftrace >/dev/null 2>&1 || apt_install uftrace || HAVE_UFTRACE=0
+HAVE_VALGRIND=1
+command -v valgrind >/dev/null 2>&1 || apt_install valgrind || HAVE_VALGRIND=0
+
+# ---- sources ------------------------------------------------------------------
+. "$here/debian-source.sh"
+lua_src() { for d in "$WORK"/src/lua5.4-*/src; do [ -f "$d/lua.c" ] && { echo "$d"; return 0; }; done; return 1; }
+sqlite_src() { for d in "$WORK"/src/sqlite3-3.*; do [ -f "$d/test/speedtest1.c" ] && { echo "$d"; return 0; }; done; return 1; }
+if ! LUASRC=$(lua_src); then
+	say "fetching Lua 5.4's source (Debian lua5.4) into $WORK/src"
+	debian_source lua5.4 "$WORK" >&2 || die "apt-get source lua5.4 failed"
+	LUASRC=$(lua_src) || die "apt-get source lua5.4 left no lua5.4-*/src/lua.c in $WORK/src"
+fi
+if ! SQLSRC=$(sqlite_src); then
+	say "fetching SQLite 3's source (Debian sqlite3) into $WORK/src"
+	debian_source sqlite3 "$WORK" >&2 || die "apt-get source sqlite3 failed"
+	SQLSRC=$(sqlite_src) || die "apt-get source sqlite3 left no sqlite3-3.*/test/speedtest1.c in $WORK/src"
+fi
+cmd "# sources: Debian bookworm's, through a private apt state (benchmarks/debian-source.sh)"
+cmd "apt-get source lua5.4     # $(basename "$(dirname "$LUASRC")")"
+cmd "apt-get source sqlite3    # $(basename "$SQLSRC")"
+
+# ---- tools ------------------------------------------------------------------------
+MEASURE=$P/tools/measure
+gcc -O2 -o "$MEASURE" "$here/measure.c" || die "building benchmarks/measure.c failed"
+gcc -O2 -o "$P/tools/clock-cost" "$here/clock-cost.c" || die "building benchmarks/clock-cost.c failed"
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+
+# ---- builds -------------------------------------------------------------------------
+# variant_flags VARIANT: the compiler flags, then (after a |) the link flags.
+EMPTY=$here/empty-hooks.c
+variant_flags() {
+	case $1 in
+	bare) echo "$CFLAGS|" ;;
+	empty) echo "$CFLAGS -finstrument-functions|$EMPTY" ;;
+	aprof) echo "$CFLAGS -finstrument-functions|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
+	gprof) echo "$CFLAGS -pg|" ;;
+	esac
+}
+BUILDS="bare empty aprof gprof"
+
+# makefile DIR PROGRAM VPATH EXTRA-CFLAGS OBJS LIBS VARIANT: writes DIR/Makefile
+# (only when it changes, so a second run rebuilds nothing).
+makefile() {
+	mkdir -p "$1"
+	flags=$(variant_flags "$7")
+	{
+		echo "# generated by benchmarks/perf.sh: $2, $7"
+		echo "VPATH = $3"
+		echo "CC = gcc"
+		echo "CFLAGS = ${flags%%|*} $4"
+		echo "LDFLAGS = ${flags#*|}"
+		echo "LIBS = $6"
+		echo "OBJS = $5"
+		echo "$2: \$(OBJS)"
+		# shellcheck disable=SC2016
+		printf '\t$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)\n'
+		echo "%.o: %.c Makefile"
+		# shellcheck disable=SC2016
+		printf '\t$(CC) $(CFLAGS) -c -o $@ $<\n'
+	} >"$1/Makefile.new"
+	if cmp -s "$1/Makefile.new" "$1/Makefile"; then rm "$1/Makefile.new"; else mv "$1/Makefile.new" "$1/Makefile"; fi
+}
+
+# Lua, as benchmarks/lua.sh builds it (see there): Lua's own src/*.c but
+# luac.c, with the flags of its Makefile's linux target and the two that make
+# runs deterministic (a constant string-hash seed, one-line API string cache).
+multiarch=$(gcc -print-multiarch 2>/dev/null || true)
+[ -n "$multiarch" ] || multiarch=$(uname -m)-linux-gnu
+mkdir -p "$P/lua/include"
+printf '#define DEB_HOST_MULTIARCH "%s"\n' "$multiarch" >"$P/lua/include/new.h"
+if cmp -s "$P/lua/include/new.h" "$P/lua/include/lua5.4-deb-multiarch.h"; then
+	rm "$P/lua/include/new.h"
+else
+	mv "$P/lua/include/new.h" "$P/lua/include/lua5.4-deb-multiarch.h"
+fi
+lua_objs=
+for f in "$LUASRC"/*.c; do
+	f=${f##*/}
+	[ "$f" = luac.c ] || lua_objs="$lua_objs ${f%.c}.o"
+done
+LUA_DEFS="-std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -D'luai_makeseed(L)=0x2545f491u' -DSTRCACHE_N=1 -DSTRCACHE_M=2 -I$P/lua/include"
+for v in $BUILDS; do
+	makefile "$P/lua/$v" lua "$LUASRC" "$LUA_DEFS" "$lua_objs" "-Wl,-E -lm -ldl" "$v"
+done
+
+# SQLite: the amalgamation, made once by SQLite's own build (configure; make
+# sqlite3.c, which runs tclsh), then sqlite3.c and speedtest1.c compiled.
+AMALG=$P/sqlite/amalgamation
+if [ ! -f "$AMALG/sqlite3.c" ]; then
+	say "making SQLite's amalgamation in $AMALG"
+	mkdir -p "$AMALG"
+	(cd "$AMALG" && "$SQLSRC/configure" --disable-tcl >configure.log 2>&1 && make sqlite3.c >make.log 2>&1) ||
+		die "making sqlite3.c failed: see $AMALG/configure.log and make.log"
+fi
+SQL_DEFS="-DSQLITE_OMIT_LOAD_EXTENSION -I$AMALG"
+for v in $BUILDS; do
+	makefile "$P/sqlite/$v" speedtest1 "$AMALG:$SQLSRC/test" "$SQL_DEFS" "sqlite3.o speedtest1.o" "-lm -lpthread" "$v"
+done
+
+{
+	echo "# generated by benchmarks/perf.sh: every build, in parallel"
+	echo "all: $(for v in $BUILDS; do printf ' lua/%s sqlite/%s' "$v" "$v"; done)"
+	for v in $BUILDS; do
+		printf 'lua/%s:\n\t+$(MAKE) -s -C lua/%s lua\n' "$v" "$v"
+		printf 'sqlite/%s:\n\t+$(MAKE) -s -C sqlite/%s speedtest1\n' "$v" "$v"
+	done
+	echo ".PHONY: all $(for v in $BUILDS; do printf ' lua/%s sqlite/%s' "$v" "$v"; done)"
+} >"$P/Makefile"
+say "building lua and speedtest1 as $BUILDS, $CFLAGS (make -j$jobs in $P)"
+make -s -C "$P" -j"$jobs" all >&2 || die "a build failed (make -C $P)"
+cmd ""
+cmd "# builds, through generated Makefiles (benchmarks/work/perf/{lua,sqlite}/VARIANT/Makefile);"
+cmd "# each VARIANT's compiler flags | link flags:"
+for v in $BUILDS; do
+	flags=$(variant_flags "$v")
+	cmd "#   $v: ${flags%%|*} | ${flags#*|}"
+done
+cmd "(lua)    gcc \$CFLAGS $LUA_DEFS -c src/*.c   # all but luac.c"
+cmd "(lua)    gcc \$CFLAGS -o lua *.o \$LDFLAGS -Wl,-E -lm -ldl"
+cmd "(sqlite) configure --disable-tcl && make sqlite3.c   # the amalgamation, once"
+cmd "(sqlite) gcc \$CFLAGS $SQL_DEFS -c sqlite3.c test/speedtest1.c"
+cmd "(sqlite) gcc \$CFLAGS -o speedtest1 sqlite3.o speedtest1.o \$LDFLAGS -lm -lpthread"
+
+# ---- runs -------------------------------------------------------------------------------
+# bench_prog BENCH: lua or sqlite.  bench_args BENCH full|small: its arguments.
+bench_prog() { case $1 in speedtest1) echo sqlite ;; *) echo lua ;; esac; }
+bench_args() {
+	case $1:$2 in
+	fib:full) echo "fib.lua $FIB_N" ;;
+	fib:small) echo "fib.lua $FIB_SMALL" ;;
+	binary-trees:full) echo "binary-trees.lua $TREES_N" ;;
+	binary-trees:small) echo "binary-trees.lua $TREES_SMALL" ;;
+	strings:full) echo "strings.lua $STRINGS_N" ;;
+	strings:small) echo "strings.lua $STRINGS_SMALL" ;;
+	parser:full) echo "parser.lua $PARSER_N" ;;
+	parser:small) echo "parser.lua $PARSER_SMALL" ;;
+	speedtest1:full) echo "--size $SQLITE_SIZE --memdb" ;;
+	speedtest1:small) echo "--size $SQLITE_SMALL --memdb" ;;
+	*) die "no benchmark $1" ;;
+	esac
+}
+exe_name() { case $(bench_prog "$1") in lua) echo lua ;; sqlite) echo speedtest1 ;; esac; }
+# the build each variant runs
+variant_build() {
+	case $1 in
+	bare | callgrind) echo bare ;;
+	empty) echo empty ;;
+	aprof | sample | noheap) echo aprof ;;
+	gprof | uftrace) echo gprof ;;
+	esac
+}
+variant_label() {
+	case $1 in
+	bare) echo "bare" ;;
+	empty) echo "empty hooks" ;;
+	aprof) echo "aprof" ;;
+	sample) echo "aprof sample" ;;
+	noheap) echo "aprof no heap" ;;
+	gprof) echo "gprof" ;;
+	uftrace) echo "uftrace" ;;
+	callgrind) echo "callgrind" ;;
+	esac
+}
+FULL_VARIANTS="bare empty aprof sample noheap gprof"
+SMALL_VARIANTS="bare aprof"
+[ "$HAVE_UFTRACE" -eq 0 ] || SMALL_VARIANTS="$SMALL_VARIANTS uftrace"
+[ "$HAVE_VALGRIND" -eq 0 ] || SMALL_VARIANTS="$SMALL_VARIANTS callgrind"
+
+# setup_runs BENCH SIZE: a directory per variant with ./lua or ./speedtest1
+# (a link to the build) and the script: every variant runs the same command
+# line (Lua keeps argv[0] and the script's name in strings, whose lengths
+# decide its allocations, hence when its garbage collector runs).
+setup_runs() {
+	exe=$(exe_name "$1")
+	prog=$(bench_prog "$1")
+	for v in $FULL_VARIANTS $SMALL_VARIANTS; do
+		d=$P/run/$1/$2/$v
+		rm -rf "$d"
+		mkdir -p "$d"
+		ln -s "$P/$prog/$(variant_build "$v")/$exe" "$d/$exe"
+		[ "$prog" != lua ] || cp "$here/lua/$(bench_args "$1" "$2" | cut -d' ' -f1)" "$d/"
+	done
+}
+
+# charged EXE AMON: the seconds aprof charged, all threads (--threads' table).
+charged() {
+	"$APROF" --threads -b "$1" "$2" |
+		awk '/^Threads:/ { t = 1; next } t && NF == 0 && n { exit } t && $1 ~ /^[0-9]+$/ { s += $(NF - 2); n++ } END { printf "%.6f\n", s }'
+}
+size_of() { if [ -d "$1" ]; then du -sb "$1" | cut -f1; elif [ -f "$1" ]; then wc -c <"$1" | tr -d ' '; else echo -; fi; }
+
+# run BENCH SIZE VARIANT ROUND: one timed run, its line in the data file:
+#   round variant seconds peak-rss-KiB profile-bytes charged-s analysis-s
+run() {
+	bench=$1 size=$2 v=$3 round=$4
+	d=$P/run/$bench/$size/$v
+	exe=./$(exe_name "$bench")
+	args=$(bench_args "$bench" "$size")
+	rm -rf "$d/amon.out" "$d/gmon.out" "$d/uftrace.data" "$d/callgrind.out" "$d/times"
+	# shellcheck disable=SC2086
+	case $v in
+	sample) (cd "$d" && APROF_CLOCK=sample "$MEASURE" times $exe $args >out 2>err) ;;
+	noheap) (cd "$d" && APROF_HEAP=0 "$MEASURE" times $exe $args >out 2>err) ;;
+	uftrace) (cd "$d" && "$MEASURE" times uftrace record -d uftrace.data $exe $args >out 2>err) ;;
+	callgrind) (cd "$d" && "$MEASURE" times valgrind --tool=callgrind --callgrind-out-file=callgrind.out \
+		$exe $args >out 2>err) ;;
+	*) (cd "$d" && "$MEASURE" times $exe $args >out 2>err) ;;
+	esac || die "$bench ($size input), $v: the run failed (exit $(cut -d' ' -f3 "$d/times" 2>/dev/null)); see $d/err"
+	read -r secs rss _ <"$d/times"
+	prof=- chg=- ana=-
+	case $v in
+	aprof | sample | noheap)
+		prof=$(size_of "$d/amon.out")
+		chg=$(charged "$d/$exe" "$d/amon.out")
+		if [ "$v" = aprof ]; then
+			rm -f "$d/times"
+			"$MEASURE" "$d/times" "$APROF" -b "$d/$exe" "$d/amon.out" >/dev/null ||
+				die "aprof -b failed on $d/amon.out"
+			read -r ana _ <"$d/times"
+			[ -s "$P/data/$bench.$size.stats" ] ||
+				"$APROF" --stats "$d/$exe" "$d/amon.out" >"$P/data/$bench.$size.stats"
+		fi
+		;;
+	gprof) prof=$(size_of "$d/gmon.out") ;;
+	uftrace) prof=$(size_of "$d/uftrace.data") ;;
+	callgrind) prof=$(size_of "$d/callgrind.out") ;;
+	esac
+	echo "$round $v $secs $rss $prof $chg $ana" >>"$P/data/$bench.$size"
+	# the same output as the bare build's (speedtest1 prints its times)
+	if [ "$v" != bare ] && [ "$round" -eq 1 ]; then
+		sed 's/[0-9][0-9]*\.[0-9]*s$//' "$d/out" >"$d/out.cmp"
+		sed 's/[0-9][0-9]*\.[0-9]*s$//' "$P/run/$bench/$size/bare/out" >"$d/out.bare"
+		cmp -s "$d/out.cmp" "$d/out.bare" || die "$bench ($size input), $v: other output than the bare build's (see $d/out)"
+	fi
+}
+
+"$P/tools/clock-cost" >"$P/data/clock.1"
+for bench in $BENCHES; do
+	for size in full small; do
+		setup_runs "$bench" "$size"
+		rm -f "$P/data/$bench.$size" "$P/data/$bench.$size.stats"
+		if [ "$size" = full ]; then vs=$FULL_VARIANTS n=$ROUNDS; else vs=$SMALL_VARIANTS n=$SMALL_ROUNDS; fi
+		say "$bench, $size input ($(bench_args "$bench" "$size")): $n rounds of $vs"
+		r=1
+		while [ "$r" -le "$n" ]; do
+			for v in $vs; do run "$bench" "$size" "$v" "$r"; done
+			r=$((r + 1))
+		done
+	done
+done
+"$P/tools/clock-cost" >"$P/data/clock.2"
+"$P/tools/clock-cost" >"$P/data/clock.3"
+read_ns=$(cat "$P/data/clock."[123] | awk '$1 == "counter" { print $2 }' | sort -n | sed -n 2p)
+gettime_ns=$(cat "$P/data/clock."[123] | awk '$1 == "monotonic" { print $2 }' | sort -n | sed -n 2p)
+
+# ---- tables ---------------------------------------------------------------------------------
+# summarise BENCH SIZE CALLS: one line per variant of the data file:
+#   variant median-s ratio ns/call beyond-reads rss-KiB profile-bytes charged/bare analysis-s sample<=gprof
+summarise() {
+	awk -v calls="$3" -v read_ns="$read_ns" '
+		function median(a, n,   i, j, t) {
+			if (n == 0) return "-"
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		$2 == "bare" { bare[$1] = $3 }
+		{ line[++nl] = $0; if (!($2 in seen)) { seen[$2] = 1; order[++nv] = $2 } }
+		END {
+			for (k = 1; k <= nl; k++) {
+				split(line[k], f, " ")
+				v = f[2]; i = ++cnt[v]; b = bare[f[1]]
+				secs[v, i] = f[3]; ratio[v, i] = f[3] / b; extra[v, i] = (f[3] - b) / calls * 1e9
+				rss[v, i] = f[4]; prof[v, i] = f[5]
+				if (f[6] != "-") chg[v, i] = f[6] / b
+				if (f[7] != "-") ana[v, i] = f[7]
+			}
+			for (o = 1; o <= nv; o++) {
+				v = order[o]; n = cnt[v]
+				delete a; for (i = 1; i <= n; i++) a[i] = secs[v, i]; s = median(a, n)
+				delete a; for (i = 1; i <= n; i++) a[i] = ratio[v, i]; r = median(a, n)
+				delete a; for (i = 1; i <= n; i++) a[i] = extra[v, i]; x = median(a, n)
+				delete a; for (i = 1; i <= n; i++) a[i] = rss[v, i]; m = median(a, n)
+				delete a; for (i = 1; i <= n; i++) a[i] = prof[v, i]; p = prof[v, n]
+				delete a; c = 0; for (i = 1; i <= n; i++) if ((v, i) in chg) a[++c] = chg[v, i]; ch = median(a, c)
+				delete a; c = 0; for (i = 1; i <= n; i++) if ((v, i) in ana) a[++c] = ana[v, i]; an = median(a, c)
+				printf "%s %.4f %.4f %.3f %s %d %s %s %s\n", v, s, r, x,
+					v == "aprof" ? sprintf("%.3f", x - 2 * read_ns) : "-", m, p,
+					ch == "-" ? "-" : sprintf("%.4f", ch), an == "-" ? "-" : sprintf("%.3f", an)
+			}
+		}' "$P/data/$1.$2"
+}
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$P/data/$1.stats"; }
+human() { # bytes -> KiB/MiB
+	awk -v b="$1" 'BEGIN { if (b == "-") print "-"; else if (b < 10240) printf "%d B\n", b;
+		else if (b < 10485760) printf "%.1f KiB\n", b / 1024; else printf "%.1f MiB\n", b / 1048576 }'
+}
+kib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB\n", k / 1024 }'; }
+
+for bench in $BENCHES; do
+	for size in full small; do
+		calls=$(stat_of "$bench.$size" calls)
+		summarise "$bench" "$size" "$calls" >"$P/data/$bench.$size.summary"
+	done
+done
+
+# the report, Markdown, to $P/RESULTS.md, then to stdout and $RESULTS
+out=$P/RESULTS.md
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+hyper=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p' | head -n 1)
+clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo ?)
+lua_version=$(basename "$(dirname "$LUASRC")")
+sqlite_version=$(basename "$SQLSRC")
+elapsed=$(($(date +%s) - started))
+{
+	echo "# aprof benchmarks: results"
+	echo
+	echo "Generated by \`benchmarks/perf.sh\` (\`make bench\`); do not edit: rerun it."
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); suite run time ${elapsed} s"
+	echo "- machine: $(nproc) CPUs, $cpu${hyper:+ (virtual machine, $hyper)}; Linux $(uname -r); clock source $clocksource"
+	echo "- compiler: $(gcc --version | head -n 1); every build \`$CFLAGS\`"
+	echo "- programs: Debian's $lua_version (the lua interpreter) and $sqlite_version (amalgamation + test/speedtest1.c)"
+	echo "- one cycle-counter read (benchmarks/clock-cost.c, median of 3 in this run): $read_ns ns; one clock_gettime(CLOCK_MONOTONIC): $gettime_ns ns"
+	echo "- paired rounds: $ROUNDS on the full inputs, $SMALL_ROUNDS on the small ones (uftrace, callgrind)"
+	echo
+	echo "## Main table"
+	echo
+	echo "Each variant's wall time as a ratio to the bare build's (median over the paired rounds of"
+	echo "variant / bare in the same round); ns/call = (variant - bare) / calls, calls counted exactly"
+	echo "by aprof --stats; *beyond reads* = aprof's ns/call less two counter reads (one per hook);"
+	echo "peak RSS of the largest process; profile = amon.out, gmon.out, uftrace.data or"
+	echo "callgrind.out; *charged/bare* = the seconds aprof charged (all threads) over the bare run's"
+	echo "wall time.  uftrace and callgrind run on the small input, against bare on that input."
+	echo
+	echo "| benchmark | input | variant | time | x bare | ns/call | beyond reads | peak RSS | profile | charged/bare |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	for bench in $BENCHES; do
+		for size in full small; do
+			calls=$(stat_of "$bench.$size" calls)
+			while read -r v s r x beyond rss prof chg _; do
+				if [ "$size" = small ]; then
+					case $v in uftrace | callgrind) ;; bare) [ "$SMALL_VARIANTS" != "bare aprof" ] || continue ;; *) continue ;; esac
+				fi
+				case $v in bare) rr="1.00" x=- ;; *) rr=$(printf '%.2f' "$r") ;; esac
+				printf '| %s | %s | %s | %.3f s | %s | %s | %s | %s | %s | %s |\n' "$bench" \
+					"$(bench_args "$bench" "$size" | sed 's/\.lua//; s/ --memdb//; s/--size /size /')" \
+					"$(variant_label "$v")" "$s" "${rr}x" "$x" "$beyond" "$(kib "$rss")" "$(human "$prof")" \
+					"$(printf '%s' "$chg" | awk '{ if ($1 == "-") print "-"; else printf "%.3f\n", $1 }')"
+			done <"$P/data/$bench.$size.summary"
+		done
+	done
+	echo
+	echo "## Spivey's Table I, and aprof's analysis time"
+	echo
+	echo "From \`aprof --stats\` on the aprof run (full input): functions called, calls, contexts"
+	echo "(Spivey's states), transitions, history length (average, maximum), profiling memory,"
+	echo "amon.out's size; gmon.out's size; the time \`aprof -b exe amon.out > /dev/null\` takes"
+	echo "(median over the rounds)."
+	echo
+	echo "| benchmark | functions | calls | contexts | transitions | depth avg | depth max | memory | amon.out | gmon.out | analysis |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for bench in $BENCHES; do
+		f=$bench.full
+		gm=$(awk '$1 == "gprof" { print $7 }' "$P/data/$f.summary")
+		an=$(awk '$1 == "aprof" { print $9 }' "$P/data/$f.summary")
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s |\n' "$bench" \
+			"$(stat_of "$f" functions)" "$(stat_of "$f" calls)" "$(stat_of "$f" contexts)" \
+			"$(stat_of "$f" transitions)" "$(stat_of "$f" depth-average)" "$(stat_of "$f" depth-max)" \
+			"$(human "$(stat_of "$f" memory-bytes)")" "$(human "$(stat_of "$f" amon-bytes)")" \
+			"$(human "$gm")" "$an"
+	done
+	echo
+	echo "## Time ratios to bare, side by side"
+	echo
+	printf '| variant |'
+	for bench in $BENCHES; do printf ' %s |' "$bench"; done
+	printf '\n|---|'
+	for bench in $BENCHES; do printf -- '---:|'; done
+	echo
+	for v in $FULL_VARIANTS $SMALL_VARIANTS; do
+		[ "$v" != bare ] || continue
+		case " $FULL_VARIANTS " in *" $v "*) size=full ;; *) size=small ;; esac
+		[ "$size" = full ] || case $v in aprof) continue ;; esac
+		printf '| %s%s |' "$(variant_label "$v")" "$([ "$size" = small ] && echo ' (small input)')"
+		for bench in $BENCHES; do
+			printf ' %sx |' "$(awk -v v="$v" '$1 == v { printf "%.2f", $3 }' "$P/data/$bench.$size.summary")"
+		done
+		echo
+	done
+	echo
+	echo "The issue's figures (Zen 4 VM, Lua 5.4 -O2; fib / binary-trees / string-table /"
+	echo "recursive-descent): empty hooks 1.21x / 1.55x / 2.00x / 1.21x, gprof 1.25x / 1.83x / 2.55x /"
+	echo "1.40x, uftrace 7.5x-34x, callgrind 42x-64x."
+	echo
+	echo "## Targets"
+	echo
+	echo "| benchmark | beyond reads <= 3 ns | charged within 5% of bare | sample <= gprof | memory a few MB |"
+	echo "|---|---|---|---|---|"
+	for bench in $BENCHES; do
+		f=$P/data/$bench.full.summary
+		beyond=$(awk '$1 == "aprof" { print $5 }' "$f")
+		chg=$(awk '$1 == "aprof" { print $8 }' "$f")
+		sr=$(awk '$1 == "sample" { print $3 }' "$f")
+		gr=$(awk '$1 == "gprof" { print $3 }' "$f")
+		mem=$(stat_of "$bench.full" memory-bytes)
+		printf '| %s | %s | %s | %s | %s |\n' "$bench" \
+			"$(awk -v b="$beyond" 'BEGIN { printf "%s %.2f ns", b <= 3 ? "yes," : "**no**,", b }')" \
+			"$(awk -v c="$chg" 'BEGIN { d = (c - 1) * 100; printf "%s %+.1f%%", (d <= 5 && d >= -5) ? "yes," : "**no**,", d }')" \
+			"$(awk -v s="$sr" -v g="$gr" 'BEGIN { printf "%s %.2fx vs %.2fx", s <= g ? "yes," : "**no**,", s, g }')" \
+			"$(awk -v m="$mem" 'BEGIN { printf "%s %.1f MiB", m <= 16 * 1048576 ? "yes," : "**no**,", m / 1048576 }')"
+	done
+	echo
+	echo "## Commands"
+	echo
+	echo "Run: \`make bench\`, or from the top of a built tree \`sh benchmarks/perf.sh\` (settings:"
+	echo "BENCH_ROUNDS=$ROUNDS BENCH_SMALL_ROUNDS=$SMALL_ROUNDS CFLAGS='$CFLAGS'; see the script's header)."
+	echo
+	echo '```'
+	sed "s|$P/|benchmarks/work/perf/|g; s|$here/|benchmarks/|g; s|$top_builddir/||g; s|$WORK/|benchmarks/work/|g" "$P/commands"
+	echo
+	echo "# runs, each timed by benchmarks/measure.c (fork, exec, wait4) in its own directory"
+	for bench in $BENCHES; do
+		exe=./$(exe_name "$bench")
+		echo "# $bench: bare, empty hooks, aprof, gprof: $exe $(bench_args "$bench" full)   (each its build)"
+		echo "APROF_CLOCK=sample $exe $(bench_args "$bench" full)    # aprof sample"
+		echo "APROF_HEAP=0 $exe $(bench_args "$bench" full)          # aprof no heap"
+		[ "$HAVE_UFTRACE" -eq 0 ] || echo "uftrace record -d uftrace.data $exe $(bench_args "$bench" small)   # the -pg build"
+		[ "$HAVE_VALGRIND" -eq 0 ] || echo "valgrind --tool=callgrind --callgrind-out-file=callgrind.out $exe $(bench_args "$bench" small)   # the bare build"
+	done
+	echo "aprof --threads -b $exe amon.out    # charged: the threads' seconds, summed"
+	echo "aprof --stats $exe amon.out         # Table I"
+	echo "aprof -b $exe amon.out > /dev/null  # analysis time"
+	echo '```'
+	[ "$HAVE_UFTRACE" -eq 1 ] || echo "uftrace could not be had (not installed, not root): left out."
+	[ "$HAVE_VALGRIND" -eq 1 ] || echo "valgrind could not be had (not installed, not root): callgrind left out."
+} >"$out"
+cp "$out" "$RESULTS"
+cat "$out"
+say "wrote $RESULTS (raw data in $P/data)"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# scale.sh -- aprof at scale (issue 4): a generated program with 100,000
+# distinct functions, a run of 10^9 calls, and a 1,000,000-deep recursion
+# (the last is also in make check).  Prints what each cost: run time, the
+# runtime's memory (Table I), amon.out's size and aprof's analysis time, and
+# checks the call counts.  Run from the top of a built tree:
+#     sh benchmarks/scale.sh            (FUNCTIONS=100000 CALLS_MILLIONS=1000)
+set -eu
+top_builddir=${top_builddir:-$(pwd)}
+top_srcdir=${top_srcdir:-$top_builddir}
+FUNCTIONS=${FUNCTIONS:-100000}
+CALLS_MILLIONS=${CALLS_MILLIONS:-1000}
+work=$(mktemp -d "${TMPDIR:-/tmp}/aprof-scale.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+libs="$top_builddir/runtime/.libs"
+aprof="$top_builddir/aprof/aprof"
+
+# elapsed CMD...: wall seconds of CMD (its output to $work/out).
+elapsed() {
+	s=$(date +%s.%N)
+	"$@" >"$work/out"
+	e=$(date +%s.%N)
+	echo "$s $e" | awk '{ printf "%.2f", $2 - $1 }'
+}
+
+echo "== $FUNCTIONS distinct functions"
+# f_i calls leaf; group g_k calls f_{100k} ... f_{100k+99}; main calls every group.
+groups=$((FUNCTIONS / 100))
+awk -v n="$FUNCTIONS" -v groups="$groups" -v parts=8 -v dir="$work" 'BEGIN {
+	per = int((n + parts - 1) / parts)
+	for (p = 0; p < parts; p++) {
+		f = dir "/part" p ".c"
+		print "extern volatile unsigned long sink;\nvoid leaf(void);" > f
+		for (i = p * per; i < (p + 1) * per && i < n; i++)
+			printf "void f%d(void) { leaf(); }\n", i > f
+	}
+	f = dir "/main.c"
+	print "volatile unsigned long sink;\nvoid leaf(void) { sink++; }" > f
+	for (i = 0; i < n; i++) printf "void f%d(void);\n", i > f
+	for (g = 0; g < groups; g++) {
+		printf "void g%d(void) {", g > f
+		for (i = g * 100; i < g * 100 + 100 && i < n; i++) printf " f%d();", i > f
+		print " }" > f
+	}
+	print "int main(void) {" > f
+	for (g = 0; g < groups; g++) printf " g%d();\n", g > f
+	print " return 0; }" > f
+}'
+start=$(date +%s.%N)
+for f in "$work"/part*.c "$work"/main.c; do
+	cc -O1 -g0 -finstrument-functions -c "$f" -o "${f%.c}.o" &
+done
+wait
+cc -o "$work/many" "$work"/*.o -L"$libs" -laprof -Wl,-rpath,"$libs"
+echo "built in $(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }') s"
+run=$(cd "$work" && elapsed ./many)
+analysis=$(elapsed "$aprof" -b "$work/many" "$work/amon.out")
+"$aprof" --stats "$work/many" "$work/amon.out" >"$work/stats"
+leaf=$("$aprof" -b -p "$work/many" "$work/amon.out" | awk '$7 == "leaf" { print $4 }')
+echo "run $run s; aprof -b $analysis s; leaf called $leaf times (want $FUNCTIONS)"
+sed 's/^/  /' "$work/stats"
+[ "$leaf" = "$FUNCTIONS" ] || { echo "FAIL: leaf calls" >&2; exit 1; }
+
+echo "== $CALLS_MILLIONS million calls (benchmarks/bench.c)"
+cc -O2 -fno-inline -g -finstrument-functions -o "$work/bench" "$top_srcdir/benchmarks/bench.c" \
+	-L"$libs" -laprof -Wl,-rpath,"$libs"
+run=$(cd "$work" && elapsed ./bench "$CALLS_MILLIONS")
+"$aprof" --stats "$work/bench" "$work/amon.out" >"$work/stats"
+calls=$(awk '$1 == "calls" { print $2 }' "$work/stats")
+echo "run $run s; calls $calls (want $(cat "$work/out") + main's 1)"
+sed 's/^/  /' "$work/stats"
+[ "$calls" = "$(($(cat "$work/out") + 1))" ] || { echo "FAIL: call count" >&2; exit 1; }
