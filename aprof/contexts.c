@@ -43,8 +43,8 @@ static int entry_by_order(const void *a, const void *b)
 }
 
 
-static void print_history(FILE *out, const struct amon_context_info *c, const struct amon_data *d,
-			  const struct symbols *syms)
+void contexts_print_history(FILE *out, const struct amon_context_info *c,
+			    const struct amon_data *d, const struct symbols *syms)
 {
 	uint32_t k;
 
@@ -99,7 +99,7 @@ void contexts_print(FILE *out, const struct amon_data *d, const struct symbols *
 	for (i = 0; i < k; i++) {
 		fprintf(out, " %-6zu %12" PRIu64 " %12" PRIu64 " %11.6f  ", i + 1, e[i].calls, e[i].rec,
 			(double)e[i].ticks / d->header.ticks_per_second);
-		print_history(out, e[i].c, d, syms);
+		contexts_print_history(out, e[i].c, d, syms);
 		fputc('\n', out);
 	}
 	fprintf(out, "\n%zu contexts.  An entry in parentheses is unmarked (Spivey's m_i = F):\n"

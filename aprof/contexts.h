@@ -18,4 +18,13 @@
 */
 void contexts_print(FILE *out, const struct amon_data *d, const struct symbols *syms);
 
+/*
+** Prints C's history as "main > f > g": names as symbols_name gives them,
+** an unmarked entry (an older activation kept only for its arcs) in
+** parentheses, "<no routine active>" for the root.  Used by -S and by the
+** leak table (mprof.c).
+*/
+void contexts_print_history(FILE *out, const struct amon_context_info *c,
+			    const struct amon_data *d, const struct symbols *syms);
+
 #endif /* APROF_APROF_CONTEXTS_H */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "aprof/callgraph.h"
+#include "aprof/contexts.h"
 #include "aprof/mprof.h"
 #include "aprof/report.h"
 #include "aprof/util.h"
@@ -243,36 +244,6 @@ static int leak_by_kept(const void *lp, const void *rp)
 
 
 /*
-** The path of context C: its whole history "main > f > g", as the context
-** listing (-S) shows it, an unmarked entry (an older activation kept only
-** for its arcs) in parentheses; "<no routine active>" for the root.
-*/
-static void print_path(FILE *out, const struct amon_context_info *c, const struct amon_data *d,
-		       const struct symbols *syms)
-{
-	uint32_t k;
-
-	if (c->depth == 0) {
-		fputs("<no routine active>", out);
-		return;
-	}
-	for (k = 0; k < c->depth; k++) {
-		uint64_t a = AMON_ADDR(c->history[k]);
-		const struct symbol *s = symbols_find(syms, d, a);
-		int marked = AMON_MARKED(c->history[k]);
-
-		fputs(k > 0 ? " > " : "", out);
-		fputs(marked ? "" : "(", out);
-		if (s != NULL)
-			fputs(s->name, out);
-		else
-			fprintf(out, "0x%" PRIx64, a);
-		fputs(marked ? "" : ")", out);
-	}
-}
-
-
-/*
 ** Table 2, mprof's memory leaks: one row per history that kept bytes
 ** (contexts of all threads with the same history merged), by kept bytes,
 ** those verbosity V shows.  The percentages are of all bytes kept, all
@@ -338,7 +309,7 @@ static void print_leaks(FILE *out, const struct amon_data *d, const struct symbo
 			fprintf(out, "%10" PRIu64 "%10" PRIu64 " %-4s", e[i].frees, e[i].freed,
 				paren_percent(p3, e[i].freed, total.freed));
 		fputs("    ", out);
-		print_path(out, e[i].c, d, syms);
+		contexts_print_history(out, e[i].c, d, syms);
 		fputc('\n', out);
 	}
 	fputs(TABLE_END, out);

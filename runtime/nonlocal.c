@@ -8,9 +8,9 @@
 */
 #include <config.h>
 
-#include <dlfcn.h>
 #include <setjmp.h>
 
+#include "process.h"
 #include "thread.h"
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
@@ -21,21 +21,6 @@ APROF_API void _longjmp(jmp_buf env, int val) __attribute__((noreturn));
 APROF_API void siglongjmp(sigjmp_buf env, int val) __attribute__((noreturn));
 APROF_API void __longjmp_chk(jmp_buf env, int val) __attribute__((noreturn));
 APROF_API void *__cxa_begin_catch(void *exception);
-
-
-/* The next definition of NAME after libaprof's (libc's, libstdc++'s), looked up once. */
-APROF_NOINSTR static void *next_definition(void **cache, const char *name)
-{
-	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-
-	if (f == NULL) {
-		aprof_busy++; /* dlsym may allocate */
-		f = dlsym(RTLD_NEXT, name);
-		aprof_busy--;
-		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
 
 
 /*
@@ -57,7 +42,7 @@ APROF_API void longjmp(jmp_buf env, int val)
 	static void *real;
 
 	jumping();
-	((jump_fn)next_definition(&real, "longjmp"))(env, val);
+	((jump_fn)aprof_next_definition(&real, "longjmp"))(env, val);
 }
 
 
@@ -66,7 +51,7 @@ APROF_API void _longjmp(jmp_buf env, int val)
 	static void *real;
 
 	jumping();
-	((jump_fn)next_definition(&real, "_longjmp"))(env, val);
+	((jump_fn)aprof_next_definition(&real, "_longjmp"))(env, val);
 }
 
 
@@ -75,7 +60,7 @@ APROF_API void siglongjmp(sigjmp_buf env, int val)
 	static void *real;
 
 	jumping();
-	((jump_fn)next_definition(&real, "siglongjmp"))(env, val);
+	((jump_fn)aprof_next_definition(&real, "siglongjmp"))(env, val);
 }
 
 
@@ -85,7 +70,7 @@ APROF_API void __longjmp_chk(jmp_buf env, int val)
 	static void *real;
 
 	jumping();
-	((jump_fn)next_definition(&real, "__longjmp_chk"))(env, val);
+	((jump_fn)aprof_next_definition(&real, "__longjmp_chk"))(env, val);
 }
 
 
@@ -95,5 +80,5 @@ APROF_API void *__cxa_begin_catch(void *exception)
 	static void *real;
 
 	jumping();
-	return ((catch_fn)next_definition(&real, "__cxa_begin_catch"))(exception);
+	return ((catch_fn)aprof_next_definition(&real, "__cxa_begin_catch"))(exception);
 }

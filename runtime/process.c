@@ -85,8 +85,7 @@ APROF_NOINSTR static void fork_child(void)
 
 /* ---- exec and _exit: write first --------------------------------------------- */
 
-/* The next definition of NAME after libaprof's (libc's), looked up once. */
-APROF_NOINSTR static void *next_definition(void **cache, const char *name)
+APROF_NOINSTR void *aprof_next_definition(void **cache, const char *name)
 {
 	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
 
@@ -119,7 +118,7 @@ APROF_API int execve(const char *path, char *const argv[], char *const envp[])
 	static void *real;
 
 	write_now();
-	return ((execve_fn)next_definition(&real, "execve"))(path, argv, envp);
+	return ((execve_fn)aprof_next_definition(&real, "execve"))(path, argv, envp);
 }
 
 
@@ -128,7 +127,7 @@ APROF_API int execv(const char *path, char *const argv[])
 	static void *real;
 
 	write_now();
-	return ((execv_fn)next_definition(&real, "execv"))(path, argv);
+	return ((execv_fn)aprof_next_definition(&real, "execv"))(path, argv);
 }
 
 
@@ -137,7 +136,7 @@ APROF_API int execvp(const char *file, char *const argv[])
 	static void *real;
 
 	write_now();
-	return ((execv_fn)next_definition(&real, "execvp"))(file, argv);
+	return ((execv_fn)aprof_next_definition(&real, "execvp"))(file, argv);
 }
 
 
@@ -146,7 +145,7 @@ APROF_API int execvpe(const char *file, char *const argv[], char *const envp[])
 	static void *real;
 
 	write_now();
-	return ((execve_fn)next_definition(&real, "execvpe"))(file, argv, envp);
+	return ((execve_fn)aprof_next_definition(&real, "execvpe"))(file, argv, envp);
 }
 
 
@@ -155,90 +154,73 @@ APROF_API int fexecve(int fd, char *const argv[], char *const envp[])
 	static void *real;
 
 	write_now();
-	return ((fexecve_fn)next_definition(&real, "fexecve"))(fd, argv, envp);
+	return ((fexecve_fn)aprof_next_definition(&real, "fexecve"))(fd, argv, envp);
 }
 
 
 /*
-** execl, execle and execlp: the arguments after ARG, up to the NULL, into
-** ARGV (N + 2 entries: ARG, the N others, NULL); N comes from count_args.
+** execl, execle and execlp: the arguments after ARG, up to the NULL, become
+** an argv array; for execle the environment follows the NULL.  SEARCH says
+** whether FILE is looked up in PATH (execlp).
 */
-APROF_NOINSTR static size_t count_args(va_list ap)
+APROF_NOINSTR static int exec_list(int search, const char *file, const char *arg, va_list ap,
+				   int with_env)
 {
-	size_t n = 0;
+	va_list count;
+	size_t n = 0, i;
 
-	while (va_arg(ap, const char *) != NULL)
+	va_copy(count, ap);
+	while (va_arg(count, const char *) != NULL)
 		n++;
-	return n;
-}
+	va_end(count);
+	{
+		const char *argv[n + 2];
+		char *const *envp = environ;
 
-
-APROF_NOINSTR static void gather_args(const char **argv, const char *arg, size_t n, va_list ap)
-{
-	size_t i;
-
-	argv[0] = arg;
-	for (i = 1; i <= n + 1; i++)
-		argv[i] = va_arg(ap, const char *);
+		argv[0] = arg;
+		for (i = 1; i <= n + 1; i++)
+			argv[i] = va_arg(ap, const char *);
+		if (with_env)
+			envp = va_arg(ap, char *const *);
+		return search ? execvpe(file, (char *const *)argv, envp)
+			      : execve(file, (char *const *)argv, envp);
+	}
 }
 
 
 APROF_API int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count_args(ap);
+	r = exec_list(0, path, arg, ap, 0);
 	va_end(ap);
-	{
-		const char *argv[n + 2];
-
-		va_start(ap, arg);
-		gather_args(argv, arg, n, ap);
-		va_end(ap);
-		return execve(path, (char *const *)argv, environ);
-	}
+	return r;
 }
 
 
 APROF_API int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count_args(ap);
+	r = exec_list(0, path, arg, ap, 1);
 	va_end(ap);
-	{
-		const char *argv[n + 2];
-		char *const *envp;
-
-		va_start(ap, arg);
-		gather_args(argv, arg, n, ap);
-		envp = va_arg(ap, char *const *);
-		va_end(ap);
-		return execve(path, (char *const *)argv, envp);
-	}
+	return r;
 }
 
 
 APROF_API int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, arg);
-	n = count_args(ap);
+	r = exec_list(1, file, arg, ap, 0);
 	va_end(ap);
-	{
-		const char *argv[n + 2];
-
-		va_start(ap, arg);
-		gather_args(argv, arg, n, ap);
-		va_end(ap);
-		return execvp(file, (char *const *)argv);
-	}
+	return r;
 }
 
 
@@ -247,7 +229,7 @@ APROF_API void _exit(int status)
 	static void *real;
 
 	write_now();
-	((exit_fn)next_definition(&real, "_exit"))(status);
+	((exit_fn)aprof_next_definition(&real, "_exit"))(status);
 }
 
 

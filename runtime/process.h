@@ -14,4 +14,10 @@
 */
 APROF_HIDDEN void aprof_process_init(void);
 
+/*
+** The definition of NAME that libaprof's own hides (libc's, libstdc++'s),
+** found with dlsym(RTLD_NEXT) the first time and kept in *CACHE.
+*/
+APROF_HIDDEN void *aprof_next_definition(void **cache, const char *name);
+
 #endif /* APROF_RUNTIME_PROCESS_H */
