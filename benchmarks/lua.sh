@@ -10,7 +10,8 @@
 # What it does, all under $APROF_BENCH_DIR (default benchmarks/work/):
 #  1. fetches Lua 5.4's source from Debian (bookworm) with apt-get source,
 #     through a private sources list, apt state and cache, leaving the
-#     system's apt configuration alone; skipped when the source is there;
+#     system's apt configuration alone (benchmarks/debian-source.sh);
+#     skipped when the source is there;
 #  2. compiles the lua program (Lua's own src/*.c but luac.c, not Debian's
 #     build system) three times at -O1 -fno-inline -g: bare, for aprof
 #     (-finstrument-functions, linked with libaprof) and for gprof (-pg);
@@ -73,22 +74,8 @@ if LUASRC=$(src_dir); then
 	say "Lua source already in $LUASRC"
 else
 	say "fetching Lua 5.4's source from Debian into $WORK/src"
-	if ! command -v dpkg-source >/dev/null 2>&1; then
-		[ "$(id -u)" -eq 0 ] || die "dpkg-source (Debian package dpkg-dev) is needed; install it as root"
-		echo "installing dpkg-dev"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		apt-get install -y -qq --no-install-recommends dpkg-dev
-	fi
-	APT=$WORK/apt
-	mkdir -p "$APT/state/lists/partial" "$APT/cache/archives/partial" "$WORK/src"
-	echo "deb-src http://deb.debian.org/debian bookworm main" >"$APT/sources.list"
-	set -- -o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-		-o "Dir::State=$APT/state" -o "Dir::Cache=$APT/cache"
-	# apt drops root for downloads to the _apt user, who may not write here
-	[ "$(id -u)" -ne 0 ] || set -- "$@" -o APT::Sandbox::User=root
-	apt-get -q "$@" update
-	(cd "$WORK/src" && apt-get -q "$@" source lua5.4)
+	. "$here/debian-source.sh"
+	debian_source lua5.4 "$WORK" || die "apt-get source lua5.4 failed"
 	LUASRC=$(src_dir) || die "apt-get source lua5.4 left no lua5.4-*/src/lua.c in $WORK/src"
 fi
 
