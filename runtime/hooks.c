@@ -86,15 +86,15 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 /* The exit of FN back to SITE on thread T (guard set): a pop. */
 APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
 {
-	const struct aprof_frame *top;
+	const struct aprof_frame *top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
 
-	charge(t, t->cur, 0);
-	top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
 	if (APROF_LIKELY(top != NULL && top->fn == fn && top->site == site)) {
+		charge(t, t->cur, 0);
 		t->cur = top->ctx;
 		t->sp--;
 	} else {
-		aprof_thread_exit_slow(t, fn, site);
+		/* After a jump: the interval belongs to FN's context, found by the resync. */
+		charge(t, aprof_thread_exit_slow(t, fn, site), 0);
 	}
 }
 

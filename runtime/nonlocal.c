@@ -10,6 +10,7 @@
 
 #include <setjmp.h>
 
+#include "clock.h"
 #include "process.h"
 #include "thread.h"
 
@@ -31,9 +32,19 @@ APROF_API void *__cxa_begin_catch(void *exception);
 */
 APROF_NOINSTR static void jumping(void)
 {
+	struct aprof_thread *t = aprof_self;
+
 	aprof_busy = 0;
-	if (aprof_self != NULL)
-		aprof_self->jumped = 1;
+	if (t == NULL)
+		return;
+	/* Time until the jump is the context's it leaves; after it, the landing one's. */
+	if (aprof_clock_kind != AMON_CLOCK_SAMPLE) {
+		uint64_t now = aprof_clock_read();
+
+		APROF_ADD(t->cur->ticks, now - t->last);
+		t->last = now;
+	}
+	t->jumped = 1;
 }
 
 

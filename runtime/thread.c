@@ -179,23 +179,29 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 }
 
 
-APROF_NOINSTR void aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
+APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
+							   uintptr_t site)
 {
+	struct aprof_context *running = t->cur;
 	size_t k;
 
 	t->jumped = 0;
 	if (t->lost != 0) { /* an entry the full stack could not take */
 		APROF_PUT(t->lost, t->lost - 1);
-		return;
+		return running;
 	}
 	for (k = t->sp; k > 0; k--)
 		if (t->stack[k - 1].fn == fn && t->stack[k - 1].site == site)
 			break;
 	if (k == 0) {
 		APROF_ADD(t->unmatched, 1);
-		return;
+		return running;
 	}
-	APROF_ADD(t->resyncs, t->sp - k); /* entries above FN's were abandoned */
+	/* Entries above FN's were abandoned; FN's own context is the next one up. */
+	if (k < t->sp)
+		running = t->stack[k].ctx;
+	APROF_ADD(t->resyncs, t->sp - k);
 	t->sp = k - 1;
 	t->cur = t->stack[t->sp].ctx;
+	return running;
 }

@@ -92,8 +92,10 @@ APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uin
 /*
 ** An exit of FN (called from SITE) that does not match the top entry: pops
 ** abandoned entries down to FN's own and that one, or, if FN has no entry,
-** counts the exit as unmatched.
+** counts the exit as unmatched.  Returns the context FN was running in, to
+** which the interval before this exit belongs.
 */
-APROF_HIDDEN void aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn, uintptr_t site);
+APROF_HIDDEN struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
+							   uintptr_t site);
 
 #endif /* APROF_RUNTIME_THREAD_H */

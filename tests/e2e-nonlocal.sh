@@ -26,6 +26,15 @@ for how in longjmp siglongjmp; do
 	expect_eq "$how: context main > descend > bail" "$(context_row 'main > descend > bail')" "1000+0"
 	expect_eq "$how: context main > after" "$(context_row 'main > after')" "1000+0"
 	expect_eq "$how: contexts" "$(context_count)" 5
+	# main's spin after each jump is main's time, not the abandoned context's.
+	seconds() { awk -v h="$1" '{ x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x) }
+		x == h { print $4 }' "$WORK/contexts"; }
+	if awk -v m="$(seconds main)" -v b="$(seconds 'main > descend > bail')" \
+		'BEGIN { exit !(m > 10 * b) }'; then
+		echo "ok: $how: the time after the jump is main's"
+	else
+		fail "$how: main $(seconds main) s, main > descend > bail $(seconds 'main > descend > bail') s"
+	fi
 	# Each jump abandons 20 descend activations and bail's: 21 pops.
 	amon_threads "$WORK/amon.out"
 	expect_eq "$how: resyncs" "$(thread_field s-longjmp resyncs)" 21000
