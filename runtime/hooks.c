@@ -88,7 +88,7 @@ APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uin
 {
 	const struct aprof_frame *top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
 
-	if (APROF_LIKELY(top != NULL && top->fn == fn && top->site == site)) {
+	if (APROF_LIKELY(top != NULL && top->fn == fn && !t->jumped)) {
 		charge(t, t->cur, 0);
 		t->cur = top->ctx;
 		t->sp--;
@@ -121,8 +121,11 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 
 
 /*
-** Exit from FN, back to SITE.  (GCC may reach this by a tail call, so the
-** frame here says nothing: the entry is matched by FN and SITE.)
+** Exit from FN, back to SITE.  The top entry matches by FN alone: GCC may
+** reach this by a tail call (so the frame here says nothing), and from a
+** split-off part of FN (FN.part.0, called from elsewhere than FN's caller)
+** with another SITE than the entry's.  After a jump SITE picks the right
+** activation of a recursive FN (aprof_thread_exit_slow).
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {

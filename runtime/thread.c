@@ -190,9 +190,14 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 		APROF_PUT(t->lost, t->lost - 1);
 		return running;
 	}
+	/* FN's entry: the nearest with SITE too, else the nearest with FN (a split-off part). */
 	for (k = t->sp; k > 0; k--)
 		if (t->stack[k - 1].fn == fn && t->stack[k - 1].site == site)
 			break;
+	if (k == 0)
+		for (k = t->sp; k > 0; k--)
+			if (t->stack[k - 1].fn == fn)
+				break;
 	if (k == 0) {
 		APROF_ADD(t->unmatched, 1);
 		return running;

@@ -14,7 +14,8 @@
 
 /*
 ** A shadow-stack entry, pushed at each entry.  An exit matches the top entry
-** by (fn, site), which GCC passes alike to both hooks of an activation.
+** by fn; after a jump, by (fn, site), which GCC passes alike to both hooks of
+** most activations.
 ** FRAME lets the runtime tell, after a longjmp or a caught exception, which
 ** entries were abandoned without their exit hooks: see aprof_thread_land.
 */

@@ -10,7 +10,7 @@
 #include "modules.h"
 #include "transition.h"
 
-#define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass 3/4 full */
+#define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
 
 
 APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
@@ -89,7 +89,7 @@ APROF_NOINSTR static int table_put(struct aprof_machine *m, const struct aprof_c
 {
 	struct aprof_transition *t;
 
-	if (4 * (m->used + 1) > 3 * (m->mask + 1) && table_grow(m) != 0)
+	if (2 * (m->used + 1) > m->mask + 1 && table_grow(m) != 0)
 		return -1;
 	t = slot_find(m, from, proc);
 	if (t->proc == 0)
@@ -174,12 +174,9 @@ APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *
 APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
 							  struct aprof_context *from, uintptr_t proc)
 {
-	struct aprof_transition *t = slot_find(m, from, proc);
 	struct aprof_context *to;
 	uint32_t n;
 
-	if (t->proc != 0)
-		return t->to; /* B1, after a collision */
 	if (scratch_reserve(m, from->depth + 1) != 0)
 		goto full;
 	n = aprof_history_next(from->history, from->depth, proc, m->scratch);

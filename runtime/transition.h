@@ -48,8 +48,8 @@ struct aprof_transition {
 
 /*
 ** A thread's machine: the transition table (open addressing, linear probing,
-** a power-of-two number of slots kept at most 3/4 full, so a probe needs no
-** division) and the contexts it has created.
+** a power-of-two number of slots kept at most half full, so a probe needs no
+** division and seldom a second slot) and the contexts it has created.
 */
 struct aprof_machine {
 	struct aprof_transition *slots;
@@ -69,7 +69,7 @@ struct aprof_machine {
 /* Prepares M with an empty table and a root context; returns 0, or -1 if out of memory. */
 APROF_HIDDEN int aprof_machine_init(struct aprof_machine *m);
 
-/* Steps B2-B3 (and the B1 probe's collisions): the slow path of aprof_transition. */
+/* Steps B2-B3: the slow path of aprof_transition, for a transition not yet in the table. */
 APROF_HIDDEN struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
 							 struct aprof_context *from, uintptr_t proc);
 
@@ -84,17 +84,22 @@ APROF_NOINSTR static inline size_t aprof_transition_hash(const struct aprof_mach
 }
 
 /*
-** The context after FROM calls PROC.  B1: one probe of the table answers an
-** already-known transition; anything else goes to the slow path, which never
-** fails: if memory runs out it stays in FROM and sets M->full.
+** The context after FROM calls PROC.  B1: the table answers an already-known
+** transition, here, without a call; a new one goes to the slow path (B2, B3),
+** which never fails: if memory runs out it stays in FROM and sets M->full.
 */
 APROF_NOINSTR static inline struct aprof_context *
 aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t proc)
 {
-	const struct aprof_transition *t = &m->slots[aprof_transition_hash(m, from, proc)];
+	size_t i = aprof_transition_hash(m, from, proc);
+	const struct aprof_transition *t;
 
-	if (APROF_LIKELY(t->from == from && t->proc == proc))
-		return t->to;
+	/* Linear probing in a table at most half full: a hit is nearly always in a slot or two. */
+	while ((t = &m->slots[i])->proc != 0) {
+		if (t->from == from && t->proc == proc)
+			return t->to;
+		i = (i + 1) & m->mask;
+	}
 	return aprof_transition_slow(m, from, proc);
 }
 
