@@ -50,12 +50,17 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
-	if (APROF_LIKELY(cur->succ_proc == fn)) {
-		next = cur->succ;
+	if (APROF_LIKELY(cur->succ_proc[0] == fn)) {
+		next = cur->succ[0];
+	} else if (cur->succ_proc[1] == fn) {
+		next = cur->succ[1];
 	} else {
+		/* The older of the two cached successors makes way. */
 		next = aprof_transition(&t->machine, cur, fn);
-		cur->succ_proc = fn;
-		cur->succ = next;
+		cur->succ_proc[1] = cur->succ_proc[0];
+		cur->succ[1] = cur->succ[0];
+		cur->succ_proc[0] = fn;
+		cur->succ[0] = next;
 	}
 	if (next == cur) /* direct recursion: A1 keeps the context */
 		APROF_ADD(cur->rec, 1);
@@ -183,7 +188,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	aprof_busy = 0;
 	calibration_routine(); /* makes the one context the rounds use */
 	for (round = 0; round < ROUNDS; round++) {
-		struct aprof_context *outer = scratch.machine.root, *inner = outer->succ;
+		struct aprof_context *outer = scratch.machine.root, *inner = outer->succ[0];
 
 		outer->ticks = inner->ticks = outer->events = inner->calls = 0;
 		scratch.last = aprof_clock_read();

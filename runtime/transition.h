@@ -22,9 +22,9 @@ struct aprof_context {
 	uint64_t ticks;                   /* clock ticks charged while current */
 	uint64_t calls;                   /* entries by a non-recursive call */
 	uint64_t rec;                     /* direct recursive calls made while current */
-	uint64_t events;                  /* intervals charged to ticks (one per hook) */
-	uintptr_t succ_proc;              /* the routine last called from here... */
-	struct aprof_context *succ;       /* ...and the context it led to: B1 without a probe */
+	uint64_t events;                  /* intervals in ticks that ended in an entry hook */
+	uintptr_t succ_proc[2];           /* the routines last called from here... */
+	struct aprof_context *succ[2];    /* ...and the contexts they led to: B1 without a probe */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
