@@ -135,6 +135,17 @@ cmd "apt-get source lua5.4     # $(basename "$(dirname "$LUASRC")")"
 cmd "apt-get source sqlite3    # $(basename "$SQLSRC")"
 
 # ---- tools ------------------------------------------------------------------------
+# aprof and libaprof as they are now, copied: a rebuild of the tree while the
+# suite runs changes nothing in it (the aprof builds run with the copy).
+rm -rf "$P/aprof"
+mkdir -p "$P/aprof/lib"
+cp "$APROF" "$P/aprof/aprof"
+cp -P "$LIBDIR"/libaprof.so* "$P/aprof/lib/"
+APROF=$P/aprof/aprof
+LIBDIR=$P/aprof/lib
+revision=$(cd "$top_srcdir" && git rev-parse --short HEAD 2>/dev/null &&
+	git status --porcelain --untracked-files=no -- runtime aprof 2>/dev/null | grep -q . && echo "(runtime or analyser modified)") || true
+revision=$(echo $revision)
 MEASURE=$P/tools/measure
 gcc -O2 -o "$MEASURE" "$here/measure.c" || die "building benchmarks/measure.c failed"
 gcc -O2 -o "$P/tools/clock-cost" "$here/clock-cost.c" || die "building benchmarks/clock-cost.c failed"
@@ -299,10 +310,12 @@ setup_runs() {
 	done
 }
 
-# charged EXE AMON: the seconds aprof charged, all threads (--threads' table).
+# charged EXE AMON REPORT: the seconds aprof charged, all threads (--threads'
+# table); the report, with aprof's notes on top (exits that matched no entry,
+# ...), goes to REPORT.
 charged() {
-	"$APROF" --threads -b "$1" "$2" 2>/dev/null |
-		awk '/^Threads:/ { t = 1; next } t && NF == 0 && n { exit } t && $1 ~ /^[0-9]+$/ { s += $(NF - 2); n++ } END { printf "%.6f\n", s }'
+	"$APROF" --threads -b "$1" "$2" >"$3" 2>&1 || die "aprof --threads failed on $2 (see $3)"
+	awk '/^Threads:/ { t = 1; next } t && NF == 0 && n { exit } t && $1 ~ /^[0-9]+$/ { s += $(NF - 2); n++ } END { printf "%.6f\n", s }' "$3"
 }
 size_of() { if [ -d "$1" ]; then du -sb "$1" | cut -f1; elif [ -f "$1" ]; then wc -c <"$1" | tr -d ' '; else echo -; fi; }
 
@@ -328,18 +341,27 @@ run() {
 	case $v in
 	aprof | sample | noheap)
 		prof=$(size_of "$d/amon.out")
-		chg=$(charged "$d/$exe" "$d/amon.out")
+		chg=$(charged "$d/$exe" "$d/amon.out" "$d/threads")
 		if [ "$v" = aprof ]; then
 			rm -f "$d/times"
 			"$MEASURE" "$d/times" "$APROF" -b "$d/$exe" "$d/amon.out" >/dev/null ||
 				die "aprof -b failed on $d/amon.out"
 			read -r ana _ <"$d/times"
-			[ -s "$P/data/$bench.$size.stats" ] ||
-				"$APROF" --stats "$d/$exe" "$d/amon.out" >"$P/data/$bench.$size.stats" 2>"$P/data/$bench.$size.warn"
+			if [ ! -s "$P/data/$bench.$size.stats" ]; then
+				"$APROF" --stats "$d/$exe" "$d/amon.out" >"$P/data/$bench.$size.stats" 2>/dev/null
+				cp "$d/threads" "$P/data/$bench.$size.threads"
+			fi
 		fi
 		;;
-	gprof) prof=$(size_of "$d/gmon.out") ;;
-	uftrace) prof=$(size_of "$d/uftrace.data") ;;
+	gprof)
+		prof=$(size_of "$d/gmon.out")
+		# the calls gprof counted (mcount: no inlined routine), once
+		if [ ! -s "$P/data/$bench.$size.gcalls" ] && command -v gprof >/dev/null 2>&1; then
+			gprof -b -p "$d/$exe" "$d/gmon.out" 2>/dev/null |
+				awk 'NF >= 7 && $4 ~ /^[0-9]+$/ { s += $4 } END { print s + 0 }' >"$P/data/$bench.$size.gcalls"
+		fi
+		;;
+	uftrace) prof=$(size_of "$d/uftrace.data") && rm -rf "$d/uftrace.data" ;; # hundreds of MB
 	callgrind) prof=$(size_of "$d/callgrind.out") ;;
 	esac
 	echo "$round $v $secs $rss $prof $chg $ana" >>"$P/data/$bench.$size"
@@ -355,7 +377,7 @@ run() {
 for bench in $BENCHES; do
 	for size in full small; do
 		setup_runs "$bench" "$size"
-		rm -f "$P/data/$bench.$size" "$P/data/$bench.$size.stats"
+		rm -f "$P/data/$bench.$size" "$P/data/$bench.$size".*
 		if [ "$size" = full ]; then vs=$FULL_VARIANTS n=$ROUNDS; else vs=$SMALL_VARIANTS n=$SMALL_ROUNDS; fi
 		say "$bench, $size input ($(bench_args "$bench" "$size")): $n rounds of $vs"
 		r=1
@@ -437,6 +459,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); suite run time ${elapsed} s; load average $load_start at the start, $load_end at the end"
 	echo "- machine: $(nproc) CPUs, $cpu${hyper:+ (virtual machine, $hyper)}; Linux $(uname -r); clock source $clocksource"
 	echo "- compiler: $(gcc --version | head -n 1); every build \`$CFLAGS\`"
+	echo "- aprof: ${revision:-?} (aprof/aprof and runtime/.libs/libaprof.so, copied at the start)"
 	echo "- programs: Debian's $lua_version (the lua interpreter) and $sqlite_version (amalgamation + test/speedtest1.c)"
 	echo "- one cycle-counter read (benchmarks/clock-cost.c, median of 3 in this run): $read_ns ns; one clock_gettime(CLOCK_MONOTONIC): $gettime_ns ns"
 	echo "- paired rounds: $ROUNDS on the full inputs, $SMALL_ROUNDS on the small ones (uftrace, callgrind)"
@@ -471,20 +494,23 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "(Spivey's states), transitions, history length (average, maximum), profiling memory,"
 	echo "amon.out's size; gmon.out's size; the time \`aprof -b exe amon.out > /dev/null\` takes"
 	echo "(median over the rounds); *unmatched* = exits that matched no entry on aprof's shadow stack"
-	echo "(aprof's warning; each one scans the whole stack and leaves the entry it missed on it)."
+	echo "(aprof's warning; each one scans the whole stack and leaves the entry it missed on it);"
+	echo "*gprof calls* = the calls in gprof's flat profile, for comparison: mcount is called by"
+	echo "routines compiled as such only, the hooks of -finstrument-functions by inlined ones too."
 	echo
-	echo "| benchmark | functions | calls | contexts | transitions | depth avg | depth max | memory | amon.out | gmon.out | analysis | unmatched |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| benchmark | functions | calls | contexts | transitions | depth avg | depth max | memory | amon.out | gmon.out | analysis | unmatched | gprof calls |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for bench in $BENCHES; do
 		f=$bench.full
 		gm=$(awk '$1 == "gprof" { print $7 }' "$P/data/$f.summary")
 		an=$(awk '$1 == "aprof" { print $9 }' "$P/data/$f.summary")
-		um=$(sed -n 's/^aprof: \([0-9]*\) exits matched no entry.*/\1/p' "$P/data/$f.warn" | head -n 1)
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s | %s |\n' "$bench" \
+		um=$(sed -n 's/^aprof: \([0-9]*\) exits matched no entry.*/\1/p' "$P/data/$f.threads" | head -n 1)
+		gc=$(cat "$P/data/$f.gcalls" 2>/dev/null || echo -)
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s | %s | %s |\n' "$bench" \
 			"$(stat_of "$f" functions)" "$(stat_of "$f" calls)" "$(stat_of "$f" contexts)" \
 			"$(stat_of "$f" transitions)" "$(stat_of "$f" depth-average)" "$(stat_of "$f" depth-max)" \
 			"$(human "$(stat_of "$f" memory-bytes)")" "$(human "$(stat_of "$f" amon-bytes)")" \
-			"$(human "$gm")" "$an" "${um:-0}"
+			"$(human "$gm")" "$an" "${um:-0}" "$gc"
 	done
 	echo
 	echo "## Time ratios to bare, side by side"
@@ -532,6 +558,20 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 			"$(awk -v m="$mem" -v r="$rss" 'BEGIN { printf "%s %.1f MiB (%s)", m <= 16 * 1048576 ? "yes," : "**no**,", m / 1048576, r }')"
 	done
 	echo
+	echo "## Notes"
+	echo
+	echo "- *aprof* and *aprof sample* follow allocations (the default); *aprof no heap* is the same"
+	echo "  build with APROF_HEAP=0.  *aprof sample*'s charged time is the CPU time it sampled, the"
+	echo "  hooks' included: it is not meant to match bare's."
+	echo "- uftrace records the -pg build (through its mcount), callgrind runs the bare build; both on"
+	echo "  the small input, against bare on that input, their start-up included (valgrind's alone is"
+	echo "  about 0.25 s)."
+	echo "- ns/call divides every variant's extra time by aprof's call count: -finstrument-functions"
+	echo "  calls the hooks in inlined routines too, so gprof's mcount runs fewer times (Table I's last"
+	echo "  column)."
+	echo "- The time column is each variant's median time; x bare is the median of the per-round"
+	echo "  ratios, which is what load on a shared machine disturbs least."
+	echo
 	echo "## Commands"
 	echo
 	echo "Run: \`make bench\`, or from the top of a built tree \`sh benchmarks/perf.sh\` (settings:"
@@ -549,9 +589,11 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 		[ "$HAVE_UFTRACE" -eq 0 ] || echo "uftrace record -d uftrace.data $exe $(bench_args "$bench" small)   # the -pg build"
 		[ "$HAVE_VALGRIND" -eq 0 ] || echo "valgrind --tool=callgrind --callgrind-out-file=callgrind.out $exe $(bench_args "$bench" small)   # the bare build"
 	done
-	echo "aprof --threads -b $exe amon.out    # charged: the threads' seconds, summed"
-	echo "aprof --stats $exe amon.out         # Table I"
-	echo "aprof -b $exe amon.out > /dev/null  # analysis time"
+	echo "# after each aprof run (EXE: ./lua or ./speedtest1)"
+	echo "aprof --threads -b EXE amon.out    # charged: the threads' seconds, summed"
+	echo "aprof --stats EXE amon.out         # Table I (first round)"
+	echo "aprof -b EXE amon.out > /dev/null  # analysis time"
+	echo "gprof -b -p EXE gmon.out           # gprof's calls (first round)"
 	echo '```'
 	[ "$HAVE_UFTRACE" -eq 1 ] || echo "uftrace could not be had (not installed, not root): left out."
 	[ "$HAVE_VALGRIND" -eq 1 ] || echo "valgrind could not be had (not installed, not root): callgrind left out."
