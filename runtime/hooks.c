@@ -1,9 +1,9 @@
 /*
 ** hooks.c -- GCC's -finstrument-functions hooks: the profiling monitor's hot
 ** path.  No locks, no malloc, no system calls, no atomic instructions and no
-** division on the common path: on entry one clock read, the current
-** context's cached successor (or one probe of the transition table) and a
-** push; on exit one clock read, a comparison and a pop.
+** division on the common path: on entry one clock read, one of the current
+** context's two cached successors (or the transition table, probed inline)
+** and a push; on exit one clock read, a comparison and a pop.
 **
 ** One clock read per hook, at the end of an entry (the transition done) and
 ** at the start of an exit, so an interval between two reads holds the hooks'
@@ -11,9 +11,9 @@
 ** at start-up (aprof_hooks_calibrate) for each kind of interval, and each
 ** context counts the intervals ending in an entry charged to it ('events';
 ** those ending in an exit are its calls + rec), so aprof can take the hooks'
-** own cost off a context's ticks: Spivey's "charged" versus "total" time.  In sampling mode
-** (APROF_CLOCK=sample) the hooks read no clock at all: a per-thread CPU-time
-** timer charges the current context.
+** own cost off a context's ticks: Spivey's "charged" versus "total" time.
+** In sampling mode (APROF_CLOCK=sample) the hooks read no clock at all: a
+** per-thread CPU-time timer charges the current context.
 */
 #include <config.h>
 
