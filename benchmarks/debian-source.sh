@@ -11,6 +11,12 @@
 # dpkg-source) when missing, which needs root.  The caller checks first
 # whether the tree is already there.  DEBIAN_SOURCE_SUITE overrides the suite
 # (default bookworm).
+#
+#     lua_multiarch_header DIR
+#
+# writes DIR/lua5.4-deb-multiarch.h, which Debian's luaconf.h patch includes
+# and Debian's own build would generate (left alone if unchanged, so builds
+# depending on it are not redone).
 
 debian_source() {
 	_ds_pkg=$1
@@ -34,4 +40,17 @@ debian_source() {
 	[ "$(id -u)" -ne 0 ] || set -- "$@" -o APT::Sandbox::User=root
 	apt-get -q "$@" update || return 1
 	(cd "$_ds_work/src" && apt-get -q "$@" source "$_ds_pkg")
+}
+
+
+lua_multiarch_header() {
+	_lm_arch=$(gcc -print-multiarch 2>/dev/null || true)
+	[ -n "$_lm_arch" ] || _lm_arch=$(uname -m)-linux-gnu
+	mkdir -p "$1"
+	printf '#define DEB_HOST_MULTIARCH "%s"\n' "$_lm_arch" >"$1/new.h"
+	if cmp -s "$1/new.h" "$1/lua5.4-deb-multiarch.h"; then
+		rm "$1/new.h"
+	else
+		mv "$1/new.h" "$1/lua5.4-deb-multiarch.h"
+	fi
 }

@@ -70,11 +70,11 @@ WORK=$(cd "$WORK" && pwd)
 # ---- 1. the source -----------------------------------------------------------
 src_dir() { for d in "$WORK"/src/lua5.4-*/src; do [ -f "$d/lua.c" ] && { echo "$d"; return 0; }; done; return 1; }
 
+. "$here/debian-source.sh"
 if LUASRC=$(src_dir); then
 	say "Lua source already in $LUASRC"
 else
 	say "fetching Lua 5.4's source from Debian into $WORK/src"
-	. "$here/debian-source.sh"
 	debian_source lua5.4 "$WORK" || die "apt-get source lua5.4 failed"
 	LUASRC=$(src_dir) || die "apt-get source lua5.4 left no lua5.4-*/src/lua.c in $WORK/src"
 fi
@@ -84,15 +84,7 @@ fi
 # -DLUA_USE_LINUX, linked with -Wl,-E -lm -ldl.  Debian's luaconf.h patch
 # includes lua5.4-deb-multiarch.h, which its build system would generate.
 say "building lua three times in $WORK/build"
-multiarch=$(gcc -print-multiarch 2>/dev/null || true)
-[ -n "$multiarch" ] || multiarch=$(uname -m)-linux-gnu
-mkdir -p "$WORK/build/include"
-printf '#define DEB_HOST_MULTIARCH "%s"\n' "$multiarch" >"$WORK/build/include/new.h"
-if cmp -s "$WORK/build/include/new.h" "$WORK/build/include/lua5.4-deb-multiarch.h"; then
-	rm "$WORK/build/include/new.h"
-else
-	mv "$WORK/build/include/new.h" "$WORK/build/include/lua5.4-deb-multiarch.h"
-fi
+lua_multiarch_header "$WORK/build/include"
 sources=
 for f in "$LUASRC"/*.c; do
 	f=${f##*/}

@@ -190,15 +190,7 @@ makefile() {
 # Lua, as benchmarks/lua.sh builds it (see there): Lua's own src/*.c but
 # luac.c, with the flags of its Makefile's linux target and the two that make
 # runs deterministic (a constant string-hash seed, one-line API string cache).
-multiarch=$(gcc -print-multiarch 2>/dev/null || true)
-[ -n "$multiarch" ] || multiarch=$(uname -m)-linux-gnu
-mkdir -p "$P/lua/include"
-printf '#define DEB_HOST_MULTIARCH "%s"\n' "$multiarch" >"$P/lua/include/new.h"
-if cmp -s "$P/lua/include/new.h" "$P/lua/include/lua5.4-deb-multiarch.h"; then
-	rm "$P/lua/include/new.h"
-else
-	mv "$P/lua/include/new.h" "$P/lua/include/lua5.4-deb-multiarch.h"
-fi
+lua_multiarch_header "$P/lua/include"
 lua_objs=
 for f in "$LUASRC"/*.c; do
 	f=${f##*/}
