@@ -92,7 +92,7 @@ struct amon_module {
 */
 struct amon_thread {
 	uint64_t tid;           /* kernel thread id (gettid) */
-	char name[16];          /* thread name when the thread was first seen, NUL-padded */
+	char name[16];          /* thread name (pthread_setname_np) at the write, or when it ended */
 	uint64_t contexts;      /* number of contexts that follow, the root included */
 	uint64_t transitions;   /* transitions the thread's machine created (B2 + B3) */
 	uint64_t resyncs;       /* shadow-stack entries popped because their exit never came

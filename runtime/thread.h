@@ -45,7 +45,7 @@ struct aprof_thread {
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
-	char name[16];                   /* thread name: when first seen, updated at write */
+	char name[16];                   /* thread name when first seen, and when it ended */
 	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
