@@ -15,7 +15,7 @@
 #  2. compiles the lua program (Lua's own src/*.c but luac.c, not Debian's
 #     build system) three times at -O1 -fno-inline -g: bare, for aprof
 #     (-finstrument-functions, linked with libaprof) and for gprof (-pg);
-#  3. runs benchmarks/lua/calls.lua, a deterministic call-heavy script, with
+#  3. runs benchmarks/lua/calls.lua (perf.sh's Lua workloads at smaller sizes, in turn) with
 #     each build, writing amon.out and gmon.out;
 #  4. prints the head of aprof's report, then compares the call graphs:
 #     every arc (caller -> callee) that gprof -b -q reports must have the
@@ -132,7 +132,7 @@ RUN=$WORK/run
 for v in bare aprof gprof; do
 	rm -rf "${RUN:?}/$v"
 	mkdir -p "$RUN/$v"
-	cp "$SCRIPT" "$RUN/$v/calls.lua"
+	cp "$here"/lua/*.lua "$RUN/$v/"
 	ln -s "$WORK/build/$v/lua" "$RUN/$v/lua"
 done
 unset GMON_OUT_PREFIX || true
