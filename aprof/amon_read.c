@@ -141,17 +141,53 @@ static void read_heap(struct amon_data *d, struct cursor *c)
 }
 
 
-/*
-** The ticks to charge context AC of thread TH: its ticks less the hooks'
-** own cost, entry_ticks in each interval that ended in an entry and
-** exit_ticks in each that ended in an exit (runtime/hooks.c), never below 0.
-*/
-static uint64_t charged_ticks(const struct amon_context *ac, const struct amon_thread *th)
+/* The mean of TOTAL over N probes, or 0 without probes. */
+static double probe_mean(uint64_t total, uint64_t n)
 {
-	long double hooks = (long double)ac->events * th->entry_ticks +
-			    (long double)(ac->calls + ac->rec) * th->exit_ticks;
+	return n == 0 ? 0.0 : (double)total / (double)n;
+}
 
-	return hooks >= ac->ticks ? 0 : ac->ticks - (uint64_t)hooks;
+
+void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti)
+{
+	double empty = probe_mean(th->empty_probe_ticks, th->entry_probes), k = 1.0, entry, exit;
+
+	/* The CPU's speed in the run against at calibration: two reads back to back in each. */
+	if (th->entry_probes != 0 && th->probe_empty != 0)
+		k = empty / (double)th->probe_empty;
+	entry = k * (double)th->entry_ticks;
+	exit = k * (double)th->exit_ticks;
+	/* A probe times an entry's work before its read, and an exit's after. */
+	if (th->entry_probes != 0)
+		entry += probe_mean(th->entry_probe_ticks, th->entry_probes) -
+			 k * (double)th->entry_probe_base;
+	if (th->exit_probes != 0)
+		entry += probe_mean(th->exit_probe_ticks, th->exit_probes) -
+			 k * (double)th->exit_probe_base;
+	ti->entry_cost = entry > 0 ? entry : 0;
+	ti->exit_cost = exit > 0 ? exit : 0;
+	ti->heap_cost = probe_mean(th->heap_probe_ticks, th->heap_probes) - empty;
+	if (th->heap_probes == 0 || ti->heap_cost < 0)
+		ti->heap_cost = 0;
+	ti->probes[0] = th->entry_probes;
+	ti->probes[1] = th->exit_probes;
+	ti->probes[2] = th->heap_probes;
+}
+
+
+/*
+** The ticks to charge context AC of thread TI: its ticks less the
+** runtime's own, TI's entry_cost in each interval that ended in an entry,
+** exit_cost in each that ended in an exit, heap_cost in each heap-tracking
+** call (runtime/hooks.c, heap.c), never below 0.
+*/
+static uint64_t charged_ticks(const struct amon_context *ac, const struct amon_thread_info *ti)
+{
+	long double own = (long double)ac->events * ti->entry_cost +
+			  (long double)(ac->calls + ac->rec) * ti->exit_cost +
+			  (long double)ac->heap_events * ti->heap_cost;
+
+	return own >= ac->ticks ? 0 : ac->ticks - (uint64_t)own;
 }
 
 
@@ -179,6 +215,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->dropped = th.dropped;
 	ti->unmatched = th.unmatched;
 	ti->memory = th.memory;
+	amon_own_costs(&th, ti);
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/* Histories are copied out: module paths leave records unaligned in the file. */
@@ -194,7 +231,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		ci->depth = ac.depth;
 		ci->calls = ac.calls;
 		ci->rec = ac.rec;
-		ci->ticks = charged_ticks(&ac, &th);
+		ci->ticks = charged_ticks(&ac, ti);
 		ci->allocs = ac.allocs;
 		ci->alloc_bytes = ac.alloc_bytes;
 		ci->frees = ac.frees;
@@ -202,6 +239,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 		memcpy(ci->class_alloc, ac.class_alloc, sizeof ci->class_alloc);
 		memcpy(ci->class_free, ac.class_free, sizeof ci->class_free);
 		ci->peak_bytes = ac.peak_bytes;
+		ci->heap_events = ac.heap_events;
 		if (ac.frees > ac.allocs || ac.free_bytes > ac.alloc_bytes)
 			fail(d, "corrupt context record (more freed than allocated)");
 		memcpy(entries, c->p, ac.depth * sizeof(uint64_t));

@@ -31,6 +31,7 @@ struct amon_context_info {
 	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */
 	uint64_t class_free[AMON_SIZE_CLASSES];  /* free_bytes by mprof size class */
 	uint64_t peak_bytes;       /* live bytes allocated here at the run's peak */
+	uint64_t heap_events;      /* heap-tracking calls made while current */
 };
 
 /* One thread's machine. */
@@ -41,6 +42,10 @@ struct amon_thread_info {
 	uint64_t transitions;
 	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
 	uint64_t memory;           /* bytes the runtime mapped for the thread */
+	double entry_cost;         /* the runtime's own ticks taken off per interval ending in */
+	double exit_cost;          /* an entry, in an exit, */
+	double heap_cost;          /* and per heap-tracking call (amon_own_costs) */
+	uint64_t probes[3];        /* entries, exits and heap-tracking calls timed in the run */
 	size_t ncontexts;
 	struct amon_context_info *contexts;
 	uint64_t *histories;       /* the block every context's history points into */
@@ -75,6 +80,15 @@ struct amon_data *amon_read(const char *path);
 ** The fuzz target's entry point.
 */
 struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name, char **error);
+
+/*
+** The runtime's own ticks that the reader takes off every context of thread
+** TH (its record as written), into TI: entry_cost and exit_cost per interval
+** ending in an entry or an exit, heap_cost per heap-tracking call.  The
+** start-up calibration scaled to the CPU's speed in the run and corrected by
+** the in-run probes (runtime/amon.h); never below 0.
+*/
+void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti);
 
 /* Frees D and all it holds. */
 void amon_free(struct amon_data *d);

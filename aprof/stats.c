@@ -13,6 +13,7 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 	uint64_t calls = 0, contexts = 0, transitions = 0, entries = 0, memory = 0;
 	uint32_t deepest = 0;
 	int routines = 0, k, t;
+	double ns = 1e9 / d->header.ticks_per_second;
 	size_t i;
 
 	for (k = 0; k < p->nprocs; k++) {
@@ -38,4 +39,21 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 		"\namon-bytes %zu\nthreads %d\nseconds %.6f\n", routines, calls, contexts,
 		transitions, contexts ? (double)entries / (double)contexts : 0.0, deepest, memory,
 		d->size, d->nthreads, (double)d->header.total_ticks / d->header.ticks_per_second);
+	/*
+	** Per thread (by id): the runtime's own cost per call and per
+	** heap-tracking call, taken off every context; heap-tracking calls; and
+	** the hooks and heap-tracking calls timed in the run (runtime/thread.h).
+	*/
+	for (t = 0; t < d->nthreads; t++) {
+		const struct amon_thread_info *th = &d->threads[t];
+		uint64_t heap_events = 0;
+
+		for (i = 0; i < th->ncontexts; i++)
+			heap_events += th->contexts[i].heap_events;
+		fprintf(out, "own-ns-per-call %" PRIu64 " %.2f\nown-ns-per-heap-event %" PRIu64
+			" %.2f\nheap-events %" PRIu64 " %" PRIu64 "\nprobes %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 "\n", th->tid, ns * (th->entry_cost + th->exit_cost),
+			th->tid, ns * th->heap_cost, th->tid, heap_events, th->tid, th->probes[0],
+			th->probes[1], th->probes[2]);
+	}
 }

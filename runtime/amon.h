@@ -23,7 +23,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 2          /* bumped on any incompatible change */
+#define AMON_VERSION 3          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -102,6 +102,25 @@ struct amon_thread {
 	uint64_t unmatched;     /* exit hooks that matched no entry */
 	uint64_t entry_ticks;   /* the hooks' own ticks in an interval ending in an entry, */
 	uint64_t exit_ticks;    /* and in one ending in an exit, as calibrated at start */
+	/*
+	** In-run probes (runtime/thread.h): about one hook in a thousand, and one
+	** heap-tracking call in as many, timed from start to end.  The CPU may
+	** run at another speed at calibration than later: a reader scales the
+	** calibrated figures by k = (empty_probe_ticks / entry_probes) /
+	** probe_empty, adds (probe mean - k * calibrated probe) to entry_ticks
+	** (for an entry's and for an exit's probe) and takes the mean heap probe
+	** less an empty one off per heap event (aprof/amon_read.c).
+	*/
+	uint64_t entry_probe_base;   /* ticks a probe measured of an entry at calibration */
+	uint64_t exit_probe_base;    /* and of an exit */
+	uint64_t probe_empty;        /* ticks a probe measures of no work (two reads) */
+	uint64_t entry_probes;       /* entries timed in the run */
+	uint64_t entry_probe_ticks;  /* their ticks, summed */
+	uint64_t empty_probe_ticks;  /* ticks of an empty probe (two reads) made with each, summed */
+	uint64_t exit_probes;        /* exits timed in the run */
+	uint64_t exit_probe_ticks;   /* their ticks, summed */
+	uint64_t heap_probes;        /* heap-tracking calls timed in the run */
+	uint64_t heap_probe_ticks;   /* their ticks, summed */
 	uint64_t memory;        /* bytes of the thread's contexts, histories, heap counters
 				   and transition table (Spivey's "profiling memory") */
 	uint32_t flags;         /* AMON_THREAD_* */
@@ -134,6 +153,8 @@ struct amon_context {
 	uint64_t class_alloc[4];/* alloc_bytes by mprof size class (AMON_SIZE_CLASS) */
 	uint64_t class_free[4]; /* free_bytes by mprof size class */
 	uint64_t peak_bytes;    /* live bytes (allocated here, not yet freed) at the run's peak */
+	uint64_t heap_events;   /* heap-tracking calls (an allocation, or a free's two) made
+				   while current: each holds the tracking's own cost in 'ticks' */
 };
 
 /*

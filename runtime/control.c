@@ -40,6 +40,7 @@ APROF_API void aprof_restart(const char *file)
 		for (i = 0; i < n; i++, c = c->next) {
 			APROF_PUT(c->ticks, 0);
 			APROF_PUT(c->events, 0);
+			APROF_PUT(c->heap_events, 0);
 			APROF_PUT(c->calls, 0);
 			APROF_PUT(c->rec, 0);
 		}

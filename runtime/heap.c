@@ -124,17 +124,48 @@ APROF_NOINSTR static struct aprof_thread *heap_thread(void)
 }
 
 
-APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
+/*
+** A heap-tracking call by thread T begins.  Its time lands in the interval of
+** T's current context, so it counts there (the reader takes the mean cost of
+** such calls off: thread.h's probes), and one call in about
+** APROF_PROBE_EVERY is timed.  Returns the clock at its start if timed, else 0.
+*/
+APROF_NOINSTR static inline uint64_t heap_event_start(struct aprof_thread *t)
 {
-	struct aprof_thread *t = heap_thread();
+	APROF_ADD(t->cur->heap_events, 1);
+	if (APROF_LIKELY(--t->heap_probe != 0))
+		return 0;
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) { /* no clock to read */
+		t->heap_probe = UINT32_MAX;
+		return 0;
+	}
+	return aprof_clock_read();
+}
+
+
+/* The heap-tracking call that heap_event_start(T) began at START ends. */
+APROF_NOINSTR static inline void heap_event_end(struct aprof_thread *t, uint64_t start)
+{
+	uint64_t end;
+
+	if (APROF_LIKELY(start == 0))
+		return;
+	end = aprof_clock_read();
+	APROF_ADD(t->probes.heap, 1);
+	APROF_ADD(t->probes.heap_ticks, end - start);
+	t->heap_probe = aprof_probe_next(end);
+}
+
+
+/* aprof_heap_alloc once T, the calling thread, is known to follow it. */
+APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t size)
+{
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 	struct aprof_heap_bin *bin;
 	struct aprof_block b;
 	uint64_t live;
 
-	if (t == NULL)
-		return;
 	c = t->cur;
 	h = counts_of(t, c);
 	bin = bins_of(t);
@@ -173,10 +204,22 @@ APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 }
 
 
-APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
+APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
 {
-	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
-		return 0;
+	struct aprof_thread *t = heap_thread();
+	uint64_t start;
+
+	if (t == NULL)
+		return;
+	start = heap_event_start(t);
+	heap_alloc(t, p, size);
+	heap_event_end(t, start);
+}
+
+
+/* aprof_heap_take's work. */
+APROF_NOINSTR static int heap_take(void *p, struct aprof_block *b)
+{
 	if (aprof_blocks_remove((uintptr_t)p, b) != 0) {
 		if (!aprof_busy) /* the runtime's own blocks are never followed */
 			__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
@@ -186,13 +229,35 @@ APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
 }
 
 
-APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
+/* The calling thread's state, if it is profiled and not in the runtime's own code. */
+APROF_NOINSTR static struct aprof_thread *heap_self(void)
 {
-	struct aprof_thread *t = aprof_self;
+	return aprof_busy ? NULL : aprof_self;
+}
+
+
+APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
+{
+	struct aprof_thread *t = heap_self();
+	uint64_t start;
+	int taken;
+
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
+		return 0;
+	if (t == NULL)
+		return heap_take(p, b);
+	start = heap_event_start(t);
+	taken = heap_take(p, b);
+	heap_event_end(t, start);
+	return taken;
+}
+
+
+/* aprof_heap_free's work; T is the calling thread's state, NULL if not followed. */
+APROF_NOINSTR static void heap_free(struct aprof_thread *t, const struct aprof_block *b)
+{
 	struct aprof_heap_counts *h = __atomic_load_n(&b->context->heap, __ATOMIC_ACQUIRE);
 
-	if (b->generation != __atomic_load_n(&generation, __ATOMIC_RELAXED))
-		return; /* allocated before aprof_restart: its allocation was forgotten */
 	spin_lock(&h->lock);
 	heap_touch(h);
 	h->frees++;
@@ -200,10 +265,27 @@ APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
 	h->class_free[AMON_SIZE_CLASS(b->size)] += b->size;
 	spin_unlock(&h->lock);
 	__atomic_sub_fetch(&live_total, b->size, __ATOMIC_RELAXED);
-	if (t != NULL && !aprof_busy && bins_of(t) != NULL) {
+	if (t != NULL && bins_of(t) != NULL) {
 		bin_add(&t->bins[AMON_BIN(b->size)].frees, 1);
 		bin_add(&t->bins[AMON_BIN(b->size)].free_bytes, b->size);
 	}
+}
+
+
+APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
+{
+	struct aprof_thread *t = heap_self();
+	uint64_t start;
+
+	if (b->generation != __atomic_load_n(&generation, __ATOMIC_RELAXED))
+		return; /* allocated before aprof_restart: its allocation was forgotten */
+	if (t == NULL) {
+		heap_free(NULL, b);
+		return;
+	}
+	start = heap_event_start(t);
+	heap_free(t, b);
+	heap_event_end(t, start);
 }
 
 

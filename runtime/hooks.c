@@ -12,18 +12,22 @@
 ** context counts the intervals ending in an entry charged to it ('events';
 ** those ending in an exit are its calls + rec), so aprof can take the hooks'
 ** own cost off a context's ticks: Spivey's "charged" versus "total" time.
+** About one hook in a thousand is also timed from its start to its end (an
+** in-run probe, thread.h), so the reader can correct the calibration with
+** what the hooks cost in the run itself.
 ** In sampling mode (APROF_CLOCK=sample) the hooks read no clock at all: a
 ** per-thread CPU-time timer charges the current context.
 */
 #include <config.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "aprof.h"
 #include "clock.h"
 #include "thread.h"
 
-APROF_HIDDEN uint64_t aprof_hook_ticks[2];
+APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
 
 
 /* Charges the interval since T's last hook to context C; it ends in an entry if ENTRY. */
@@ -105,6 +109,53 @@ APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uin
 
 
 /*
+** An entry timed from its start to its clock read (an in-run probe): the
+** transition, the push and the read itself; and an empty probe, two reads.
+** Not in sampling mode, which reads no clock.
+*/
+APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_thread *t,
+								 uintptr_t fn, uintptr_t site,
+								 uintptr_t frame)
+{
+	uint64_t before, start;
+
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
+		t->probe = UINT32_MAX;
+		enter(t, fn, site, frame);
+		return;
+	}
+	/* Two reads back to back first: the speed of the CPU now, against calibration's. */
+	before = aprof_clock_read();
+	__asm__ __volatile__("" ::: "memory");
+	start = aprof_clock_read();
+	APROF_ADD(t->probes.empty_ticks, start - before);
+	enter(t, fn, site, frame);
+	APROF_ADD(t->probes.entries, 1);
+	APROF_ADD(t->probes.entry_ticks, t->last - start);
+	t->probe = aprof_probe_next(t->last);
+}
+
+
+/* An exit timed from its clock read to its end: the pop (and any resync). */
+APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_thread *t,
+								 uintptr_t fn, uintptr_t site)
+{
+	uint64_t end;
+
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
+		t->probe = UINT32_MAX;
+		leave(t, fn, site);
+		return;
+	}
+	leave(t, fn, site);
+	end = aprof_clock_read();
+	APROF_ADD(t->probes.exits, 1);
+	APROF_ADD(t->probes.exit_ticks, end - t->last);
+	t->probe = aprof_probe_next(end);
+}
+
+
+/*
 ** Entry to FN, called from SITE (its return address).  A hook that finds the
 ** guard set interrupted the runtime (a signal handler): it is passed through
 ** and counted.
@@ -119,8 +170,13 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 		return;
 	}
 	aprof_busy = 1;
-	if (APROF_LIKELY(t != NULL) || (t = aprof_thread_start()) != NULL)
-		enter(t, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+	if (APROF_LIKELY(t != NULL) || (t = aprof_thread_start()) != NULL) {
+		if (APROF_LIKELY(--t->probe != 0))
+			enter(t, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+		else
+			enter_probed(t, (uintptr_t)fn, (uintptr_t)site,
+				     (uintptr_t)__builtin_dwarf_cfa());
+	}
 	aprof_busy = 0;
 }
 
@@ -142,7 +198,10 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 		return;
 	}
 	aprof_busy = 1;
-	leave(t, (uintptr_t)fn, (uintptr_t)site);
+	if (APROF_LIKELY(--t->probe != 0))
+		leave(t, (uintptr_t)fn, (uintptr_t)site);
+	else
+		leave_probed(t, (uintptr_t)fn, (uintptr_t)site);
 	aprof_busy = 0;
 }
 
@@ -152,13 +211,24 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 ** calls, through the PLT, from a frame of its own.  The routine's "address"
 ** is a data address, in no executable mapping, so modules.c notes nothing.
 */
+static char calibration_fn;
+
 APROF_NOINSTR __attribute__((noinline)) static void calibration_routine(void)
 {
-	static char routine;
-
-	__cyg_profile_func_enter(&routine, __builtin_return_address(0));
+	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
 	__asm__ __volatile__("" ::: "memory");
-	__cyg_profile_func_exit(&routine, __builtin_return_address(0));
+	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
+}
+
+
+/* The same, both hooks timed by a probe: what a probe measures of them. */
+APROF_NOINSTR __attribute__((noinline)) static void calibration_routine_probed(struct aprof_thread *t)
+{
+	t->probe = 1;
+	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
+	__asm__ __volatile__("" ::: "memory");
+	t->probe = 1;
+	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
 }
 
 
@@ -170,39 +240,79 @@ static int ticks_cmp(const void *a, const void *b)
 }
 
 
+/* The median of the N values in V (sorted): interference only ever adds time. */
+static uint64_t median(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof v[0], ticks_cmp);
+	return v[n / 2];
+}
+
+
 APROF_NOINSTR void aprof_hooks_calibrate(void)
 {
 	enum { ROUNDS = 15, PAIRS = 2000 };
 	static struct aprof_thread scratch;
 	static struct aprof_frame stack[4];
-	uint64_t cost[2][ROUNDS];
+	static int ready;
+	uint64_t exit[ROUNDS], entry[ROUNDS], probe_entry[ROUNDS], probe_exit[ROUNDS];
+	uint64_t empty[ROUNDS];
+	struct aprof_thread *saved_self = aprof_self;
 	int saved_busy = aprof_busy, round, i;
+	struct aprof_hook_cost cost;
 
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE || aprof_self != NULL ||
-	    aprof_machine_init(&scratch.machine) != 0)
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 		return;
-	scratch.stack = stack;
-	scratch.cap = 4;
+	if (!ready) {
+		if (aprof_machine_init(&scratch.machine) != 0)
+			return;
+		scratch.stack = stack;
+		scratch.cap = 4;
+		ready = 1;
+	}
+	scratch.sp = 0;
 	scratch.cur = scratch.machine.root;
 	aprof_self = &scratch;
 	aprof_busy = 0;
+	scratch.probe = UINT32_MAX;
 	calibration_routine(); /* makes the one context the rounds use */
 	for (round = 0; round < ROUNDS; round++) {
 		struct aprof_context *outer = scratch.machine.root, *inner = outer->succ[0];
+		uint64_t sum = 0;
 
 		outer->ticks = inner->ticks = outer->events = inner->calls = 0;
+		scratch.probe = UINT32_MAX;
 		scratch.last = aprof_clock_read();
 		for (i = 0; i < PAIRS; i++)
 			calibration_routine();
 		/* Intervals ending in an entry were charged to the outer context. */
-		cost[1][round] = outer->ticks / PAIRS;
-		cost[0][round] = inner->ticks / PAIRS;
+		entry[round] = outer->ticks / PAIRS;
+		exit[round] = inner->ticks / PAIRS;
+
+		memset(&scratch.probes, 0, sizeof scratch.probes);
+		for (i = 0; i < PAIRS; i++)
+			calibration_routine_probed(&scratch);
+		probe_entry[round] = scratch.probes.entry_ticks / PAIRS;
+		probe_exit[round] = scratch.probes.exit_ticks / PAIRS;
+
+		for (i = 0; i < PAIRS; i++) {
+			uint64_t r = aprof_clock_read();
+
+			__asm__ __volatile__("" ::: "memory");
+			sum += aprof_clock_read() - r;
+		}
+		empty[round] = sum / PAIRS;
 	}
 	aprof_busy = saved_busy;
-	aprof_self = NULL;
-	/* The median round: interference from elsewhere only ever adds time. */
-	for (i = 0; i < 2; i++) {
-		qsort(cost[i], ROUNDS, sizeof cost[i][0], ticks_cmp);
-		aprof_hook_ticks[i] = cost[i][ROUNDS / 2];
-	}
+	aprof_self = saved_self;
+	cost.exit = median(exit, ROUNDS);
+	cost.entry = median(entry, ROUNDS);
+	cost.probe_entry = median(probe_entry, ROUNDS);
+	cost.probe_exit = median(probe_exit, ROUNDS);
+	cost.probe_empty = median(empty, ROUNDS);
+	/*
+	** The CPU may run slower at start-up (a frequency still rising) than
+	** later: of several calibrations, the one that found it fastest.
+	*/
+	if (aprof_hook_cost.probe_empty == 0 || cost.probe_empty < aprof_hook_cost.probe_empty)
+		aprof_hook_cost = cost;
 }

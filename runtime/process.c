@@ -70,7 +70,7 @@ APROF_NOINSTR static void fork_child(void)
 		self->next = NULL;
 		self->tid = (uint64_t)getpid();
 		for (c = self->machine.first; c != NULL; c = c->next)
-			c->ticks = c->events = c->calls = c->rec = 0;
+			c->ticks = c->events = c->heap_events = c->calls = c->rec = 0;
 		self->resyncs = self->dropped = self->unmatched = 0;
 	}
 	aprof_heap_reset();

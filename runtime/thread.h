@@ -27,6 +27,25 @@ struct aprof_frame {
 };
 
 /*
+** In-run probes.  The start-up calibration (clock.h) sees the hooks with every
+** line in the cache; in the run they also miss the cache, make transitions
+** and contexts, and the malloc wrappers track blocks.  So about one hook in
+** APROF_PROBE_EVERY, and one heap-tracking call in as many, is timed from its
+** start to its end by one more clock read, and the reader corrects the
+** calibrated cost with the mean (aprof/amon_read.c).  Counted by the owning
+** thread only.
+*/
+struct aprof_probes {
+	uint64_t entries, entry_ticks;  /* entry hooks timed; ticks from their start to their read */
+	uint64_t empty_ticks;           /* ticks between two reads back to back, once per entry timed */
+	uint64_t exits, exit_ticks;     /* exit hooks timed; ticks from their read to their end */
+	uint64_t heap, heap_ticks;      /* heap-tracking calls timed (heap.c); their ticks */
+};
+
+/* Hooks between two probes: from APROF_PROBE_EVERY / 2 to 3 / 2 of it, at random. */
+#define APROF_PROBE_EVERY 1024u
+
+/*
 ** A thread's state.  Created lazily at the thread's first hook call, never
 ** freed: the writer reads it at exit even if the thread has finished.
 */
@@ -38,10 +57,13 @@ struct aprof_thread {
 	size_t cap;                      /* entries mapped */
 	size_t lost;                     /* calls not pushed because the stack could not grow */
 	int jumped;                      /* a longjmp or catch happened since the last hook */
+	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
 	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
 	uint64_t resyncs;                /* entries popped because their exit never came */
 	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
 	uint64_t unmatched;              /* exits that matched no entry */
+	uint32_t heap_probe;             /* heap-tracking calls until the next one timed */
+	struct aprof_probes probes;      /* the in-run probes */
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
@@ -98,5 +120,12 @@ APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uin
 */
 APROF_HIDDEN struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
 							   uintptr_t site);
+
+/* Hooks (or heap-tracking calls) until the next probe, drawn from the clock value NOW. */
+APROF_NOINSTR static inline uint32_t aprof_probe_next(uint64_t now)
+{
+	return APROF_PROBE_EVERY / 2 +
+	       (uint32_t)((now * 0x9E3779B97F4A7C15ull) >> 32) % APROF_PROBE_EVERY;
+}
 
 #endif /* APROF_RUNTIME_THREAD_H */

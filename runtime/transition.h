@@ -26,6 +26,7 @@ struct aprof_context {
 	uintptr_t succ_proc[2];           /* the routines last called from here... */
 	struct aprof_context *succ[2];    /* ...and the contexts they led to: B1 without a probe */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
+	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */

@@ -187,6 +187,7 @@ APROF_NOINSTR static void write_context(struct out *o, const struct aprof_contex
 	memcpy(ac.class_alloc, h.class_alloc, sizeof ac.class_alloc);
 	memcpy(ac.class_free, h.class_free, sizeof ac.class_free);
 	ac.peak_bytes = aprof_heap_at_peak(c);
+	ac.heap_events = APROF_GET(c->heap_events);
 	out_bytes(o, &ac, sizeof ac);
 	out_bytes(o, c->history, c->depth * sizeof c->history[0]);
 }
@@ -242,8 +243,18 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.resyncs = APROF_GET(t->resyncs);
 	th.dropped = APROF_GET(t->dropped);
 	th.unmatched = APROF_GET(t->unmatched);
-	th.exit_ticks = aprof_hook_ticks[0];
-	th.entry_ticks = aprof_hook_ticks[1];
+	th.exit_ticks = aprof_hook_cost.exit;
+	th.entry_ticks = aprof_hook_cost.entry;
+	th.entry_probe_base = aprof_hook_cost.probe_entry;
+	th.exit_probe_base = aprof_hook_cost.probe_exit;
+	th.probe_empty = aprof_hook_cost.probe_empty;
+	th.entry_probes = APROF_GET(t->probes.entries);
+	th.entry_probe_ticks = APROF_GET(t->probes.entry_ticks);
+	th.empty_probe_ticks = APROF_GET(t->probes.empty_ticks);
+	th.exit_probes = APROF_GET(t->probes.exits);
+	th.exit_probe_ticks = APROF_GET(t->probes.exit_ticks);
+	th.heap_probes = APROF_GET(t->probes.heap);
+	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
 	th.memory = APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0];
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
@@ -385,8 +396,10 @@ APROF_NOINSTR int aprof_writer_dump(void)
 
 APROF_NOINSTR void aprof_writer_at_exit(void)
 {
-	if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
-		aprof_writer_dump();
+	if (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
+		return;
+	aprof_hooks_calibrate(); /* the CPU warm now: see clock.h */
+	aprof_writer_dump();
 }
 
 

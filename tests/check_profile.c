@@ -1,12 +1,14 @@
 /*
 ** check_profile.c -- charging contexts to routines, arcs and cycles (Spivey,
 ** "Presenting the results"), on the contexts of Main -> P -> Q -> R -> P -> S
-** with hand-chosen ticks (powers of two, so every sum names its contexts).
+** with hand-chosen ticks (powers of two, so every sum names its contexts);
+** and the runtime's own cost that the reader takes off the ticks.
 */
 #include <config.h>
 
 #include <string.h>
 
+#include "aprof/amon_read.h"
 #include "aprof/profile.h"
 #include "tests/check_aprof.h"
 
@@ -155,15 +157,70 @@ START_TEST(test_cycle)
 END_TEST
 
 
+/*
+** The runtime's own cost (aprof/amon_read.c): the calibration scaled by the
+** CPU's speed in the run (empty probes 30 per entry probe against 20 at
+** calibration: k = 1.5), plus what the in-run probes found beyond the
+** calibrated probes, scaled alike; the heap's probes less an empty one.
+*/
+START_TEST(test_own_costs)
+{
+	struct amon_thread th;
+	struct amon_thread_info ti;
+
+	memset(&th, 0, sizeof th);
+	memset(&ti, 0, sizeof ti);
+	th.entry_ticks = 40;
+	th.exit_ticks = 30;
+	th.entry_probe_base = 20;
+	th.exit_probe_base = 10;
+	th.probe_empty = 20;
+	th.entry_probes = 4;
+	th.entry_probe_ticks = 4 * 50;    /* 50 - 1.5 * 20 = 20 more per entry */
+	th.empty_probe_ticks = 4 * 30;
+	th.exit_probes = 2;
+	th.exit_probe_ticks = 2 * 12;     /* 12 - 1.5 * 10 = 3 less per exit */
+	th.heap_probes = 5;
+	th.heap_probe_ticks = 5 * 100;
+	amon_own_costs(&th, &ti);
+	ck_assert_double_eq(ti.entry_cost, 1.5 * 40 + 20 - 3);
+	ck_assert_double_eq(ti.exit_cost, 1.5 * 30);
+	ck_assert_double_eq(ti.heap_cost, 100 - 30);
+	ck_assert_uint_eq(ti.probes[0], 4);
+	ck_assert_uint_eq(ti.probes[2], 5);
+
+	/* No probes (sampling mode, or a short run): the calibration as it is. */
+	th.entry_probes = th.exit_probes = th.heap_probes = 0;
+	amon_own_costs(&th, &ti);
+	ck_assert_double_eq(ti.entry_cost, 40);
+	ck_assert_double_eq(ti.exit_cost, 30);
+	ck_assert_double_eq(ti.heap_cost, 0);
+
+	/* Never below 0: probes that found the hooks cheaper than calibration did. */
+	th.entry_probes = 1;
+	th.entry_probe_ticks = 0;
+	th.empty_probe_ticks = 20;
+	amon_own_costs(&th, &ti);
+	ck_assert_double_eq(ti.entry_cost, 40 - 20);
+	th.entry_ticks = 10;
+	amon_own_costs(&th, &ti);
+	ck_assert_double_eq(ti.entry_cost, 0);
+}
+END_TEST
+
+
 Suite *suite_profile(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *tc = tcase_create("figure2");
+	TCase *own = tcase_create("own-costs");
 
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_routines);
 	tcase_add_test(tc, test_arcs);
 	tcase_add_test(tc, test_cycle);
 	suite_add_tcase(s, tc);
+	tcase_add_test(own, test_own_costs);
+	suite_add_tcase(s, own);
 	return s;
 }

@@ -26,6 +26,12 @@ expect_eq "context deep > down" "$(context_row 'deep > down')" "1+999999"
 expect_eq "calls of the deep thread" \
 	"$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 && / deep( |$)/ { n += $2 + $3 } END { print n }' "$WORK/contexts")" \
 	2000001
+# In-run probes time one hook in 512 to 1535 (runtime/thread.h): 4000002 hooks
+# on the deep thread make 2604 to 7813 of them.
+"$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
+probes=$(awk '$1 == "probes" && $3 + $4 > n { n = $3 + $4 } END { print n }' "$WORK/stats")
+expect_eq "hooks timed in the run, 2604 to 7813" \
+	"$(awk -v n="$probes" 'BEGIN { print (n >= 2604 && n <= 7813) ? "yes" : n }')" yes
 amon_threads "$WORK/amon.out"
 expect_eq "entries, both threads" "$(thread_field s-deep entries | sort -n | tr '\n' ' ')" "2 2000001 "
 expect_eq "resyncs, unmatched" \

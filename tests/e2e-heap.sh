@@ -66,6 +66,10 @@ expect_eq "bytes b -> work" "$(arc_field b in 1 <"$WORK/work") $(arc_field b in 
 expect_eq "calls a -> work" "$(arc_field a in 3 <"$WORK/work")" 10/20
 expect_eq "work: self, children" "$(primary work)" "10100.00 0.00"
 expect_eq "granularity" "$(grep -c "^granularity: .* of 10100.00 bytes$" "$WORK/report")" 1
+# Each malloc is one heap-tracking call, each free two (the block taken out of
+# the table, then charged): their cost is taken off the contexts' time.
+"$APROF" --stats "$top_builddir/tests/s-work" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "heap-tracking calls" "$(awk '$1 == "heap-events" { print $3 }' "$WORK/stats")" 60
 
 # ---- P -> Q -> R -> P: self + children = bytes allocated while active ----------
 descents=20 levels=30 p_bytes=100 q_bytes=20 r_bytes=3
