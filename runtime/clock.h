@@ -63,20 +63,39 @@ APROF_HIDDEN void aprof_hooks_calibrate(void);
 /* Ticks since aprof_clock_init, in the unit of the ticks charged. */
 APROF_HIDDEN uint64_t aprof_clock_elapsed(void);
 
+/*
+** The CPU's counter, which the hooks' common case reads inline:
+** APROF_CLOCK_COUNTER is its enum amon_clock (0 where there is none) and
+** aprof_counter_read reads it.
+*/
+#if defined(__x86_64__)
+#define APROF_CLOCK_COUNTER AMON_CLOCK_TSC
+APROF_NOINSTR static inline uint64_t aprof_counter_read(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+#elif defined(__aarch64__)
+#define APROF_CLOCK_COUNTER AMON_CLOCK_CNTVCT
+APROF_NOINSTR static inline uint64_t aprof_counter_read(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
+	return v;
+}
+#else
+#define APROF_CLOCK_COUNTER 0
+APROF_NOINSTR static inline uint64_t aprof_counter_read(void)
+{
+	return 0;
+}
+#endif
+
 /* The current tick count (units of aprof_clock_kind; nanoseconds when sampling). */
 APROF_NOINSTR static inline uint64_t aprof_clock_read(void)
 {
-#if defined(__x86_64__)
-	if (APROF_LIKELY(aprof_clock_kind == AMON_CLOCK_TSC))
-		return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-	if (APROF_LIKELY(aprof_clock_kind == AMON_CLOCK_CNTVCT)) {
-		uint64_t v;
-
-		__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
-		return v;
-	}
-#endif
+	if (APROF_LIKELY(APROF_CLOCK_COUNTER != 0 && aprof_clock_kind == APROF_CLOCK_COUNTER))
+		return aprof_counter_read();
 	return aprof_clock_monotonic();
 }
 

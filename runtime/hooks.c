@@ -45,12 +45,60 @@ APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_con
 }
 
 
+/* charge() in the hooks' common case: the clock is the CPU's counter (KIND) or samples. */
+APROF_NOINSTR static inline void charge_counter(struct aprof_thread *t, struct aprof_context *c,
+						int entry, uint32_t kind)
+{
+	uint64_t now;
+
+	if (kind != APROF_CLOCK_COUNTER)
+		return;
+	now = aprof_counter_read();
+	APROF_ADD(c->ticks, now - t->last);
+	t->last = now;
+	if (entry)
+		APROF_ADD(c->events, 1);
+}
+
+
+/* Counts the call from CUR that makes NEXT current: direct recursion keeps the context (A1). */
+APROF_NOINSTR static inline void count(struct aprof_context *cur, struct aprof_context *next)
+{
+	if (next == cur)
+		APROF_ADD(cur->rec, 1);
+	else
+		APROF_ADD(next->calls, 1);
+}
+
+
+/*
+** Pushes the entry of FN (from SITE, hook frame FRAME) made in CUR on T's
+** shadow stack, which has room, and makes NEXT current.  The entry is
+** complete before it counts, and counts before the context changes: a hook
+** abandoned by a jump out of a signal handler leaves a consistent stack.
+*/
+APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_context *cur,
+				      struct aprof_context *next, uintptr_t fn, uintptr_t site,
+				      uintptr_t frame)
+{
+	struct aprof_frame *f = &t->stack[t->sp];
+
+	f->ctx = cur;
+	f->fn = fn;
+	f->site = site;
+	f->frame = frame;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->sp++;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->cur = next;
+}
+
+
 /* The entry of FN from SITE on thread T (guard set): Spivey's B1-B3, a push. */
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
 {
 	struct aprof_context *cur = t->cur, *next;
-	struct aprof_frame *f;
 
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
@@ -66,29 +114,13 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		cur->succ_proc[0] = fn;
 		cur->succ[0] = next;
 	}
-	if (next == cur) /* direct recursion: A1 keeps the context */
-		APROF_ADD(cur->rec, 1);
-	else
-		APROF_ADD(next->calls, 1);
+	count(cur, next);
 	charge(t, cur, 1);
 	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	/*
-	** The entry is complete before it counts, and counts before the context
-	** changes: a hook abandoned by a jump out of a signal handler leaves a
-	** consistent shadow stack.
-	*/
-	f = &t->stack[t->sp];
-	f->ctx = cur;
-	f->fn = fn;
-	f->site = site;
-	f->frame = frame;
-	__atomic_signal_fence(__ATOMIC_RELEASE);
-	t->sp++;
-	__atomic_signal_fence(__ATOMIC_RELEASE);
-	t->cur = next;
+	push(t, cur, next, fn, site, frame);
 }
 
 
@@ -120,7 +152,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_th
 	uint64_t before, start;
 
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
-		t->probe = UINT32_MAX;
+		aprof_probe_reset(t);
 		enter(t, fn, site, frame);
 		return;
 	}
@@ -132,7 +164,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_th
 	enter(t, fn, site, frame);
 	APROF_ADD(t->probes.entries, 1);
 	APROF_ADD(t->probes.entry_ticks, t->last - start);
-	t->probe = aprof_probe_next(t->last);
+	aprof_probe_reset(t);
 }
 
 
@@ -143,7 +175,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 	uint64_t end;
 
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
-		t->probe = UINT32_MAX;
+		aprof_probe_reset(t);
 		leave(t, fn, site);
 		return;
 	}
@@ -151,16 +183,20 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 	end = aprof_clock_read();
 	APROF_ADD(t->probes.exits, 1);
 	APROF_ADD(t->probes.exit_ticks, end - t->last);
-	t->probe = aprof_probe_next(end);
+	aprof_probe_reset(t);
 }
 
 
 /*
-** Entry to FN, called from SITE (its return address).  A hook that finds the
-** guard set interrupted the runtime (a signal handler): it is passed through
-** and counted.
+** The hooks' slow paths, reached by a tail call from their common case:
+** the guard set (a hook interrupting the runtime: passed through and
+** counted), the thread's first hook, a probe due, a jump to recover from
+** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
+** resync is never timed), a transition not among the two cached, a full
+** shadow stack, an exit that does not match the top entry.
 */
-APROF_API void __cyg_profile_func_enter(void *fn, void *site)
+APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uintptr_t site,
+							       uintptr_t frame)
 {
 	struct aprof_thread *t = aprof_self;
 
@@ -171,24 +207,18 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 	}
 	aprof_busy = 1;
 	if (APROF_LIKELY(t != NULL) || (t = aprof_thread_start()) != NULL) {
-		if (APROF_LIKELY(--t->probe != 0))
-			enter(t, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+		if (t->jumped)
+			aprof_probe_reset(t);
+		if (--t->probe != 0)
+			enter(t, fn, site, frame);
 		else
-			enter_probed(t, (uintptr_t)fn, (uintptr_t)site,
-				     (uintptr_t)__builtin_dwarf_cfa());
+			enter_probed(t, fn, site, frame);
 	}
 	aprof_busy = 0;
 }
 
 
-/*
-** Exit from FN, back to SITE.  The top entry matches by FN alone: GCC may
-** reach this by a tail call (so the frame here says nothing), and from a
-** split-off part of FN (FN.part.0, called from elsewhere than FN's caller)
-** with another SITE than the entry's.  After a jump SITE picks the right
-** activation of a recursive FN (aprof_thread_exit_slow).
-*/
-APROF_API void __cyg_profile_func_exit(void *fn, void *site)
+APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uintptr_t site)
 {
 	struct aprof_thread *t = aprof_self;
 
@@ -198,11 +228,79 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 		return;
 	}
 	aprof_busy = 1;
-	if (APROF_LIKELY(--t->probe != 0))
-		leave(t, (uintptr_t)fn, (uintptr_t)site);
+	if (t->jumped)
+		aprof_probe_reset(t);
+	if (--t->probe != 0)
+		leave(t, fn, site);
 	else
-		leave_probed(t, (uintptr_t)fn, (uintptr_t)site);
+		leave_probed(t, fn, site);
 	aprof_busy = 0;
+}
+
+
+/*
+** Entry to FN, called from SITE (its return address).  The common case (no
+** guard set, no probe or jump pending, the transition among the current
+** context's two cached, room on the shadow stack, the CPU's counter or
+** sampling for a clock) calls nothing, so it saves no registers; everything
+** else is enter_slow's.
+*/
+APROF_API void __cyg_profile_func_enter(void *fn, void *site)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_context *cur, *next;
+	uint32_t kind = aprof_clock_kind;
+
+	if (APROF_LIKELY(!aprof_busy && t != NULL && t->probe > 1 && t->sp != t->cap &&
+			 (kind == APROF_CLOCK_COUNTER || kind == AMON_CLOCK_SAMPLE))) {
+		cur = t->cur;
+		if (APROF_LIKELY(cur->succ_proc[0] == (uintptr_t)fn))
+			next = cur->succ[0];
+		else if (cur->succ_proc[1] == (uintptr_t)fn)
+			next = cur->succ[1];
+		else
+			goto slow;
+		aprof_busy = 1;
+		t->probe--;
+		count(cur, next);
+		charge_counter(t, cur, 1, kind);
+		push(t, cur, next, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+		aprof_busy = 0;
+		return;
+	}
+slow:
+	enter_slow((uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+}
+
+
+/*
+** Exit from FN, back to SITE.  The top entry matches by FN alone: GCC may
+** reach this by a tail call (so the frame here says nothing), and from a
+** split-off part of FN (FN.part.0, called from elsewhere than FN's caller)
+** with another SITE than the entry's.  After a jump SITE picks the right
+** activation of a recursive FN (aprof_thread_exit_slow).  The common case is
+** a pop that calls nothing; everything else is leave_slow's.
+*/
+APROF_API void __cyg_profile_func_exit(void *fn, void *site)
+{
+	struct aprof_thread *t = aprof_self;
+	const struct aprof_frame *top;
+	uint32_t kind = aprof_clock_kind;
+
+	if (APROF_LIKELY(!aprof_busy && t != NULL && t->probe > 1 && t->sp != 0 &&
+			 (kind == APROF_CLOCK_COUNTER || kind == AMON_CLOCK_SAMPLE))) {
+		top = &t->stack[t->sp - 1];
+		if (APROF_LIKELY(top->fn == (uintptr_t)fn)) {
+			aprof_busy = 1;
+			t->probe--;
+			charge_counter(t, t->cur, 0, kind);
+			t->cur = top->ctx;
+			t->sp--;
+			aprof_busy = 0;
+			return;
+		}
+	}
+	leave_slow((uintptr_t)fn, (uintptr_t)site);
 }
 
 

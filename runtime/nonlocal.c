@@ -45,6 +45,7 @@ APROF_NOINSTR static void jumping(void)
 		t->last = now;
 	}
 	t->jumped = 1;
+	t->probe = 1; /* the next hook takes the slow path, which sees 'jumped' (hooks.c) */
 }
 
 

@@ -110,9 +110,8 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 		aprof_sample_thread_start(t);
 	aprof_busy--;
 	t->last = aprof_clock_read();
-	/* Sampling mode reads no clock, so it times nothing. */
-	t->probe = t->heap_probe =
-		aprof_clock_kind == AMON_CLOCK_SAMPLE ? UINT32_MAX : aprof_probe_next(t->last);
+	aprof_probe_reset(t);
+	t->heap_probe = t->probe;
 	return t;
 }
 

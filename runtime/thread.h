@@ -121,11 +121,19 @@ APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uin
 APROF_HIDDEN struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
 							   uintptr_t site);
 
+#include "clock.h"
+
 /* Hooks (or heap-tracking calls) until the next probe, drawn from the clock value NOW. */
 APROF_NOINSTR static inline uint32_t aprof_probe_next(uint64_t now)
 {
 	return APROF_PROBE_EVERY / 2 +
 	       (uint32_t)((now * 0x9E3779B97F4A7C15ull) >> 32) % APROF_PROBE_EVERY;
+}
+
+/* Draws T's hooks until its next probe; never, in sampling mode, which reads no clock. */
+APROF_NOINSTR static inline void aprof_probe_reset(struct aprof_thread *t)
+{
+	t->probe = aprof_clock_kind == AMON_CLOCK_SAMPLE ? UINT32_MAX : aprof_probe_next(t->last);
 }
 
 #endif /* APROF_RUNTIME_THREAD_H */
