@@ -8,7 +8,8 @@
 # time aprof charged against the bare run's.
 # Run from the top of a built tree: sh benchmarks/overhead.sh
 # APROF_BEFORE=DIR adds the libaprof of another built tree (say, the last
-# commit's, in a git worktree) to the same paired rounds: before and after.
+# commit's, in a git worktree) to the same paired rounds, with the cycle
+# counter and with sampling: before and after.
 set -eu
 top_builddir=${top_builddir:-$(pwd)}
 top_srcdir=${top_srcdir:-$top_builddir}
@@ -51,7 +52,8 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	s=$(cd "$work" && APROF_CLOCK=sample seconds "$work/aprof" "$MILLIONS")
 	m=$(cd "$work" && APROF_CLOCK=monotonic seconds "$work/aprof" "$MILLIONS")
 	p=$(cd "$work" && seconds "$work/before" "$MILLIONS")
-	echo "$b $e $a $s $m $charged $p" >>"$work/times"
+	q=$(cd "$work" && APROF_CLOCK=sample seconds "$work/before" "$MILLIONS")
+	echo "$b $e $a $s $m $charged $p $q" >>"$work/times"
 	r=$((r + 1))
 done
 "$work/clock-cost" >"$work/clock"
@@ -63,13 +65,13 @@ awk -v calls="$calls" -v read_ns="$read_ns" -v before="${APROF_BEFORE:+1}" '
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ n++; bare[n] = $1; charged[n] = $6 / $1; $6 = $7
-	  for (v = 2; v <= 6; v++) { ratio[v, n] = $v / $1; extra[v, n] = ($v - $1) / calls * 1e9 } }
+	{ n++; bare[n] = $1; charged[n] = $6 / $1; $6 = $7; $7 = $8
+	  for (v = 2; v <= 7; v++) { ratio[v, n] = $v / $1; extra[v, n] = ($v - $1) / calls * 1e9 } }
 	END {
-		split("bare empty-hooks aprof(counter) aprof(sample) aprof(monotonic) aprof(before)", name, " ")
+		split("bare empty-hooks aprof(counter) aprof(sample) aprof(monotonic) aprof(before) before(sample)", name, " ")
 		printf "%-18s %10s %14s\n", "variant", "ratio", "extra ns/call"
 		printf "%-18s %10s %14s   (median %.3f s)\n", "bare", "1.00x", "-", median(bare, n)
-		for (v = 2; v <= (before ? 6 : 5); v++) {
+		for (v = 2; v <= (before ? 7 : 5); v++) {
 			for (i = 1; i <= n; i++) { r[i] = ratio[v, i]; x[i] = extra[v, i] }
 			printf "%-18s %9.2fx %14.2f", name[v], median(r, n), median(x, n)
 			if (v == 3) { cost = median(x, n); printf "   (less 2 counter reads: %.2f ns)", cost - 2 * read_ns }

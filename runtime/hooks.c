@@ -94,6 +94,20 @@ APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_conte
 }
 
 
+/*
+** Keeps NEXT, the context after CUR calls FN, among CUR's two cached
+** successors: the older of the two makes way.
+*/
+APROF_NOINSTR static inline void cache_successor(struct aprof_context *cur, uintptr_t fn,
+						 struct aprof_context *next)
+{
+	cur->succ_proc[1] = cur->succ_proc[0];
+	cur->succ[1] = cur->succ[0];
+	cur->succ_proc[0] = fn;
+	cur->succ[0] = next;
+}
+
+
 /* The entry of FN from SITE on thread T (guard set): Spivey's B1-B3, a push. */
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
@@ -107,12 +121,8 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 	} else if (cur->succ_proc[1] == fn) {
 		next = cur->succ[1];
 	} else {
-		/* The older of the two cached successors makes way. */
 		next = aprof_transition(&t->machine, cur, fn);
-		cur->succ_proc[1] = cur->succ_proc[0];
-		cur->succ[1] = cur->succ[0];
-		cur->succ_proc[0] = fn;
-		cur->succ[0] = next;
+		cache_successor(cur, fn, next);
 	}
 	count(cur, next);
 	charge(t, cur, 1);
@@ -193,7 +203,8 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** counted), the thread's first hook, a probe due, a jump to recover from
 ** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
 ** resync is never timed), a transition not among the two cached, a full
-** shadow stack, an exit that does not match the top entry.
+** shadow stack, an exit that does not match the top entry; and any clock
+** but the CPU's counter and sampling.
 */
 APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uintptr_t site,
 							       uintptr_t frame)
@@ -239,64 +250,108 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 
 
 /*
-** Entry to FN, called from SITE (its return address).  The common case (no
-** guard set, no probe or jump pending, the transition among the current
-** context's two cached, room on the shadow stack, the CPU's counter or
-** sampling for a clock) calls nothing, so it saves no registers; everything
-** else is enter_slow's.
+** The common cases, for clock KIND: the CPU's counter or sampling, a
+** constant where they are inlined, so each clock has its own copy.  They
+** call nothing, so the hooks save no registers on the way; they return 0,
+** having done nothing, when the slow path must run: a probe due or a jump
+** to recover from (with the counter both show in T->probe, see nonlocal.c;
+** sampling times nothing), a transition the table does not know yet, a
+** full shadow stack, an exit that does not match the top entry.
 */
-APROF_API void __cyg_profile_func_enter(void *fn, void *site)
+APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
+					   uintptr_t frame, uint32_t kind)
 {
-	struct aprof_thread *t = aprof_self;
-	struct aprof_context *cur, *next;
-	uint32_t kind = aprof_clock_kind;
+	struct aprof_context *cur = t->cur, *next;
 
-	if (APROF_LIKELY(!aprof_busy && t != NULL && t->probe > 1 && t->sp != t->cap &&
-			 (kind == APROF_CLOCK_COUNTER || kind == AMON_CLOCK_SAMPLE))) {
-		cur = t->cur;
-		if (APROF_LIKELY(cur->succ_proc[0] == (uintptr_t)fn))
-			next = cur->succ[0];
-		else if (cur->succ_proc[1] == (uintptr_t)fn)
-			next = cur->succ[1];
-		else
-			goto slow;
-		aprof_busy = 1;
-		t->probe--;
-		count(cur, next);
-		charge_counter(t, cur, 1, kind);
-		push(t, cur, next, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
-		aprof_busy = 0;
-		return;
+	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == t->cap)
+		return 0;
+	aprof_busy = 1; /* before the cache changes: a signal handler's hooks must not see it half done */
+	if (APROF_LIKELY(cur->succ_proc[0] == fn)) {
+		next = cur->succ[0];
+	} else if (cur->succ_proc[1] == fn) {
+		next = cur->succ[1];
+	} else {
+		next = aprof_transition_known(&t->machine, cur, fn);
+		if (next == NULL) {
+			aprof_busy = 0;
+			return 0;
+		}
+		cache_successor(cur, fn, next);
 	}
-slow:
-	enter_slow((uintptr_t)fn, (uintptr_t)site, (uintptr_t)__builtin_dwarf_cfa());
+	if (kind != AMON_CLOCK_SAMPLE)
+		t->probe--;
+	count(cur, next);
+	charge_counter(t, cur, 1, kind);
+	push(t, cur, next, fn, site, frame);
+	aprof_busy = 0;
+	return 1;
+}
+
+
+APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn, uint32_t kind)
+{
+	const struct aprof_frame *top;
+
+	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == 0)
+		return 0;
+	top = &t->stack[t->sp - 1];
+	if (APROF_UNLIKELY(top->fn != fn))
+		return 0;
+	aprof_busy = 1;
+	if (kind != AMON_CLOCK_SAMPLE)
+		t->probe--;
+	charge_counter(t, t->cur, 0, kind);
+	t->cur = top->ctx;
+	t->sp--;
+	aprof_busy = 0;
+	return 1;
 }
 
 
 /*
-** Exit from FN, back to SITE.  The top entry matches by FN alone: GCC may
-** reach this by a tail call (so the frame here says nothing), and from a
-** split-off part of FN (FN.part.0, called from elsewhere than FN's caller)
-** with another SITE than the entry's.  After a jump SITE picks the right
-** activation of a recursive FN (aprof_thread_exit_slow).  The common case is
-** a pop that calls nothing; everything else is leave_slow's.
+** Entry to FN, called from SITE (its return address): enter_fast, or
+** enter_slow by a tail call.
+*/
+APROF_API void __cyg_profile_func_enter(void *fn, void *site)
+{
+	struct aprof_thread *t = aprof_self;
+	uint32_t kind = aprof_clock_kind;
+	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
+
+	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
+		if (APROF_LIKELY(kind == APROF_CLOCK_COUNTER)) {
+			if (APROF_LIKELY(enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
+						    APROF_CLOCK_COUNTER)))
+				return;
+		} else if (kind == AMON_CLOCK_SAMPLE &&
+			   APROF_LIKELY(enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
+						   AMON_CLOCK_SAMPLE))) {
+			return;
+		}
+	}
+	enter_slow((uintptr_t)fn, (uintptr_t)site, frame);
+}
+
+
+/*
+** Exit from FN, back to SITE: leave_fast, or leave_slow by a tail call.  The
+** top entry matches by FN alone: GCC may reach this by a tail call (so the
+** frame here says nothing), and from a split-off part of FN (FN.part.0,
+** called from elsewhere than FN's caller) with another SITE than the
+** entry's.  After a jump SITE picks the right activation of a recursive FN
+** (aprof_thread_exit_slow).
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_self;
-	const struct aprof_frame *top;
 	uint32_t kind = aprof_clock_kind;
 
-	if (APROF_LIKELY(!aprof_busy && t != NULL && t->probe > 1 && t->sp != 0 &&
-			 (kind == APROF_CLOCK_COUNTER || kind == AMON_CLOCK_SAMPLE))) {
-		top = &t->stack[t->sp - 1];
-		if (APROF_LIKELY(top->fn == (uintptr_t)fn)) {
-			aprof_busy = 1;
-			t->probe--;
-			charge_counter(t, t->cur, 0, kind);
-			t->cur = top->ctx;
-			t->sp--;
-			aprof_busy = 0;
+	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
+		if (APROF_LIKELY(kind == APROF_CLOCK_COUNTER)) {
+			if (APROF_LIKELY(leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER)))
+				return;
+		} else if (kind == AMON_CLOCK_SAMPLE &&
+			   APROF_LIKELY(leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE))) {
 			return;
 		}
 	}

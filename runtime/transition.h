@@ -85,12 +85,12 @@ APROF_NOINSTR static inline size_t aprof_transition_hash(const struct aprof_mach
 }
 
 /*
-** The context after FROM calls PROC.  B1: the table answers an already-known
-** transition, here, without a call; a new one goes to the slow path (B2, B3),
-** which never fails: if memory runs out it stays in FROM and sets M->full.
+** B1: the context after FROM calls PROC if the table knows the transition,
+** else NULL.  Inline and without a call, for the hooks' common case.
 */
 APROF_NOINSTR static inline struct aprof_context *
-aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t proc)
+aprof_transition_known(const struct aprof_machine *m, const struct aprof_context *from,
+		       uintptr_t proc)
 {
 	size_t i = aprof_transition_hash(m, from, proc);
 	const struct aprof_transition *t;
@@ -101,7 +101,20 @@ aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t 
 			return t->to;
 		i = (i + 1) & m->mask;
 	}
-	return aprof_transition_slow(m, from, proc);
+	return NULL;
+}
+
+/*
+** The context after FROM calls PROC: B1, or for a new transition the slow
+** path (B2, B3), which never fails: if memory runs out it stays in FROM and
+** sets M->full.
+*/
+APROF_NOINSTR static inline struct aprof_context *
+aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t proc)
+{
+	struct aprof_context *to = aprof_transition_known(m, from, proc);
+
+	return to != NULL ? to : aprof_transition_slow(m, from, proc);
 }
 
 #endif /* APROF_RUNTIME_TRANSITION_H */
