@@ -17,11 +17,14 @@
 #   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
 #                calling the hooks costs, the floor under any such profiler;
 #   aprof        -finstrument-functions, linked with libaprof;
+#   static       the same, with libaprof linked in (libaprof.a): the hooks
+#                called directly, their thread-local state without the GOT;
 #   gprof        -pg.
 # and run as these variants:
 #   bare, empty hooks, gprof     the builds;
 #   aprof                        the aprof build, cycle counter (the default);
 #   aprof sample                 the aprof build, APROF_CLOCK=sample;
+#   aprof static, aprof sample static   the static build, both clocks;
 #   aprof no heap                the aprof build, APROF_HEAP=0 (allocations
 #                                not followed: the hooks' share);
 #   uftrace                      uftrace record on the -pg build;
@@ -140,7 +143,7 @@ cmd "apt-get source sqlite3    # $(basename "$SQLSRC")"
 rm -rf "$P/aprof"
 mkdir -p "$P/aprof/lib"
 cp "$APROF" "$P/aprof/aprof"
-cp -P "$LIBDIR"/libaprof.so* "$P/aprof/lib/"
+cp -P "$LIBDIR"/libaprof.so* "$LIBDIR"/libaprof.a "$P/aprof/lib/"
 APROF=$P/aprof/aprof
 LIBDIR=$P/aprof/lib
 revision=$(cd "$top_srcdir" && git rev-parse --short HEAD 2>/dev/null &&
@@ -159,10 +162,11 @@ variant_flags() {
 	bare) echo "$CFLAGS|" ;;
 	empty) echo "$CFLAGS -finstrument-functions|$EMPTY" ;;
 	aprof) echo "$CFLAGS -finstrument-functions|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
+	static) echo "$CFLAGS -finstrument-functions|$LIBDIR/libaprof.a -lz" ;;
 	gprof) echo "$CFLAGS -pg|" ;;
 	esac
 }
-BUILDS="bare empty aprof gprof"
+BUILDS="bare empty aprof static gprof"
 
 # makefile DIR PROGRAM VPATH EXTRA-CFLAGS OBJS LIBS VARIANT: writes DIR/Makefile
 # (only when it changes, so a second run rebuilds nothing).
@@ -264,6 +268,7 @@ variant_build() {
 	bare | callgrind) echo bare ;;
 	empty) echo empty ;;
 	aprof | sample | noheap) echo aprof ;;
+	static | ssample) echo static ;;
 	gprof | uftrace) echo gprof ;;
 	esac
 }
@@ -273,13 +278,15 @@ variant_label() {
 	empty) echo "empty hooks" ;;
 	aprof) echo "aprof" ;;
 	sample) echo "aprof sample" ;;
+	static) echo "aprof static" ;;
+	ssample) echo "aprof sample static" ;;
 	noheap) echo "aprof no heap" ;;
 	gprof) echo "gprof" ;;
 	uftrace) echo "uftrace" ;;
 	callgrind) echo "callgrind" ;;
 	esac
 }
-FULL_VARIANTS="bare empty aprof sample noheap gprof"
+FULL_VARIANTS="bare empty aprof sample noheap static ssample gprof"
 SMALL_VARIANTS="bare aprof"
 SMALL_ONLY=
 [ "$HAVE_UFTRACE" -eq 0 ] || SMALL_ONLY="$SMALL_ONLY uftrace"
@@ -321,7 +328,7 @@ run() {
 	rm -rf "$d/amon.out" "$d/gmon.out" "$d/uftrace.data" "$d/callgrind.out" "$d/times"
 	# shellcheck disable=SC2086
 	case $v in
-	sample) (cd "$d" && APROF_CLOCK=sample "$MEASURE" times $exe $args >out 2>err) ;;
+	sample | ssample) (cd "$d" && APROF_CLOCK=sample "$MEASURE" times $exe $args >out 2>err) ;;
 	noheap) (cd "$d" && APROF_HEAP=0 "$MEASURE" times $exe $args >out 2>err) ;;
 	uftrace) (cd "$d" && "$MEASURE" times uftrace record -d uftrace.data $exe $args >out 2>err) ;;
 	callgrind) (cd "$d" && "$MEASURE" times valgrind --tool=callgrind --callgrind-out-file=callgrind.out \
@@ -331,7 +338,7 @@ run() {
 	read -r secs rss _ <"$d/times"
 	prof=- chg=- ana=-
 	case $v in
-	aprof | sample | noheap)
+	aprof | sample | noheap | static | ssample)
 		prof=$(size_of "$d/amon.out")
 		chg=$(charged "$d/$exe" "$d/amon.out" "$d/threads")
 		if [ "$v" = aprof ]; then
@@ -415,7 +422,7 @@ summarise() {
 				delete a; c = 0; for (i = 1; i <= n; i++) if ((v, i) in chg) a[++c] = chg[v, i]; ch = median(a, c)
 				delete a; c = 0; for (i = 1; i <= n; i++) if ((v, i) in ana) a[++c] = ana[v, i]; an = median(a, c)
 				printf "%s %.4f %.4f %.3f %s %d %s %s %s\n", v, s, r, x,
-					v == "aprof" ? sprintf("%.3f", x - 2 * read_ns) : "-", m, p,
+					v == "aprof" || v == "static" ? sprintf("%.3f", x - 2 * read_ns) : "-", m, p,
 					ch == "-" ? "-" : sprintf("%.4f", ch), an == "-" ? "-" : sprintf("%.3f", an)
 			}
 		}' "$P/data/$1.$2"
@@ -539,21 +546,25 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 		beyond=$(awk '$1 == "aprof" { print $5 }' "$f")
 		chg=$(awk '$1 == "aprof" { print $8 }' "$f")
 		sr=$(awk '$1 == "sample" { print $3 }' "$f")
+		ssr=$(awk '$1 == "ssample" { print $3 }' "$f")
+		sbeyond=$(awk '$1 == "static" { print $5 }' "$f")
 		gr=$(awk '$1 == "gprof" { print $3 }' "$f")
 		mem=$(stat_of "$bench.full" memory-bytes)
 		rss=$(awk '$1 == "bare" { b = $6 } $1 == "aprof" { a = $6 } $1 == "noheap" { n = $6 }
 			END { printf "RSS +%.1f MiB, +%.1f MiB without heap", (a - b) / 1024, (n - b) / 1024 }' "$f")
 		printf '| %s | %s | %s | %s | %s |\n' "$bench" \
-			"$(awk -v b="$beyond" 'BEGIN { printf "%s %.2f ns", b <= 3 ? "yes," : "**no**,", b }')" \
+			"$(awk -v b="$beyond" -v t="$sbeyond" 'BEGIN { printf "%s %.2f ns (static %.2f ns)", (b <= 3 || t <= 3) ? "yes," : "**no**,", b, t }')" \
 			"$(awk -v c="$chg" 'BEGIN { d = (c - 1) * 100; printf "%s %+.1f%%", (d <= 5 && d >= -5) ? "yes," : "**no**,", d }')" \
-			"$(awk -v s="$sr" -v g="$gr" 'BEGIN { printf "%s %.2fx vs %.2fx", s <= g ? "yes," : "**no**,", s, g }')" \
+			"$(awk -v s="$sr" -v t="$ssr" -v g="$gr" 'BEGIN { printf "%s %.2fx (static %.2fx) vs %.2fx", (s <= g || t <= g) ? "yes," : "**no**,", s, t, g }')" \
 			"$(awk -v m="$mem" -v r="$rss" 'BEGIN { printf "%s %.1f MiB (%s)", m <= 16 * 1048576 ? "yes," : "**no**,", m / 1048576, r }')"
 	done
 	echo
 	echo "## Notes"
 	echo
 	echo "- *aprof* and *aprof sample* follow allocations (the default); *aprof no heap* is the same"
-	echo "  build with APROF_HEAP=0.  *aprof sample*'s charged time is the CPU time it sampled, the"
+	echo "  build with APROF_HEAP=0; *aprof static* and *aprof sample static* link libaprof.a into the"
+	echo "  program instead of loading libaprof.so (the hooks called directly, their thread-local"
+	echo "  state reached without the GOT).  *aprof sample*'s charged time is the CPU time it sampled, the"
 	echo "  hooks' included: it is not meant to match bare's."
 	echo "- uftrace records the -pg build (through its mcount), callgrind runs the bare build; both on"
 	echo "  the small input, against bare on that input, their start-up included (valgrind's alone is"
