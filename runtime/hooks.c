@@ -2,7 +2,7 @@
 ** hooks.c -- GCC's -finstrument-functions hooks: the profiling monitor's hot
 ** path.  No locks, no malloc, no system calls, no atomic instructions and no
 ** division on the common path: on entry one clock read, one of the current
-** context's two cached successors (or the transition table, probed inline)
+** context's cached successors (or the transition table, probed inline)
 ** and a push; on exit one clock read, a comparison and a pop.
 **
 ** One clock read per hook, at the end of an entry (the transition done) and
@@ -94,20 +94,6 @@ APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_conte
 }
 
 
-/*
-** Keeps NEXT, the context after CUR calls FN, among CUR's two cached
-** successors: the older of the two makes way.
-*/
-APROF_NOINSTR static inline void cache_successor(struct aprof_context *cur, uintptr_t fn,
-						 struct aprof_context *next)
-{
-	cur->succ_proc[1] = cur->succ_proc[0];
-	cur->succ[1] = cur->succ[0];
-	cur->succ_proc[0] = fn;
-	cur->succ[0] = next;
-}
-
-
 /* The entry of FN from SITE on thread T (guard set): Spivey's B1-B3, a push. */
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
@@ -116,13 +102,10 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
-	if (APROF_LIKELY(cur->succ_proc[0] == fn)) {
-		next = cur->succ[0];
-	} else if (cur->succ_proc[1] == fn) {
-		next = cur->succ[1];
-	} else {
+	next = aprof_successor(cur, fn);
+	if (APROF_UNLIKELY(next == NULL)) {
 		next = aprof_transition(&t->machine, cur, fn);
-		cache_successor(cur, fn, next);
+		cur->succ[APROF_WAY(fn)] = next;
 	}
 	count(cur, next);
 	charge(t, cur, 1);
@@ -202,7 +185,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** the guard set (a hook interrupting the runtime: passed through and
 ** counted), the thread's first hook, a probe due, a jump to recover from
 ** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
-** resync is never timed), a transition not among the two cached, a full
+** resync is never timed), a transition not cached, a full
 ** shadow stack, an exit that does not match the top entry; and any clock
 ** but the CPU's counter and sampling.
 */
@@ -266,17 +249,14 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == t->cap)
 		return 0;
 	aprof_busy = 1; /* before the cache changes: a signal handler's hooks must not see it half done */
-	if (APROF_LIKELY(cur->succ_proc[0] == fn)) {
-		next = cur->succ[0];
-	} else if (cur->succ_proc[1] == fn) {
-		next = cur->succ[1];
-	} else {
+	next = aprof_successor(cur, fn);
+	if (APROF_UNLIKELY(next == NULL)) {
 		next = aprof_transition_known(&t->machine, cur, fn);
 		if (next == NULL) {
 			aprof_busy = 0;
 			return 0;
 		}
-		cache_successor(cur, fn, next);
+		cur->succ[APROF_WAY(fn)] = next;
 	}
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
@@ -429,7 +409,8 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	scratch.probe = UINT32_MAX;
 	calibration_routine(); /* makes the one context the rounds use */
 	for (round = 0; round < ROUNDS; round++) {
-		struct aprof_context *outer = scratch.machine.root, *inner = outer->succ[0];
+		struct aprof_context *outer = scratch.machine.root;
+		struct aprof_context *inner = aprof_successor(outer, (uintptr_t)&calibration_fn);
 		uint64_t sum = 0;
 
 		outer->ticks = inner->ticks = outer->events = inner->calls = 0;

@@ -22,6 +22,7 @@ APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
 	if (c == NULL)
 		return NULL;
 	c->depth = n;
+	c->proc = n != 0 ? (uintptr_t)AMON_ADDR(h[n - 1]) : 0;
 	memcpy(c->history, h, n * sizeof h[0]);
 	/*
 	** Published with release stores: the exit handler may read this thread's

@@ -13,25 +13,44 @@
 
 struct aprof_heap_counts;
 
+/* Successors cached per context (a power of two): one cache line of pointers. */
+#define APROF_WAYS 8
+
 /*
-** A context: a state of the machine.  Contexts are aligned to 64 bytes and
-** everything a hook touches comes first, so that a hook touches one cache
-** line of the context it charges.
+** A context: a state of the machine.  Contexts are aligned to 64 bytes.  The
+** first cache line holds what the hooks count and charge, and the running
+** routine; the second the successors cached for the entry hook (B1 without
+** the table), direct-mapped by the called routine's address: a cached
+** successor S is the answer for a call of FN exactly when S->proc == FN,
+** since a transition on FN always leads to a context whose running routine
+** is FN (A1 included), so a way needs no key of its own.
 */
 struct aprof_context {
 	uint64_t ticks;                   /* clock ticks charged while current */
 	uint64_t calls;                   /* entries by a non-recursive call */
 	uint64_t rec;                     /* direct recursive calls made while current */
 	uint64_t events;                  /* intervals in ticks that ended in an entry hook */
-	uintptr_t succ_proc[2];           /* the routines last called from here... */
-	struct aprof_context *succ[2];    /* ...and the contexts they led to: B1 without a probe */
-	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
+	uintptr_t proc;                   /* s_n, the running routine; 0 at the root */
 	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
+	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
+	struct aprof_context *succ[APROF_WAYS]; /* successors, at APROF_WAY of their proc */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */
 	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
 };
+
+/* The successor way of routine FN: functions are 16-byte aligned at -O2. */
+#define APROF_WAY(fn) (((fn) >> 4) & (APROF_WAYS - 1))
+
+/* B1 from the cache: the context after CUR calls FN, if cached, else NULL. */
+APROF_NOINSTR static inline struct aprof_context *aprof_successor(const struct aprof_context *cur,
+								  uintptr_t fn)
+{
+	struct aprof_context *s = cur->succ[APROF_WAY(fn)];
+
+	return s != NULL && s->proc == fn ? s : NULL;
+}
 
 /*
 ** One slot of the transition table, keyed by (from, proc).  A key whose
