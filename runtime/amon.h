@@ -115,7 +115,7 @@ struct amon_thread {
 	uint64_t exit_probe_base;    /* and of an exit */
 	uint64_t probe_empty;        /* ticks a probe measures of no work (two reads) */
 	uint64_t entry_probes;       /* entries timed in the run */
-	uint64_t entry_probe_ticks;  /* their ticks from start to end, summed */
+	uint64_t entry_probe_ticks;  /* their ticks, summed */
 	uint64_t empty_probe_ticks;  /* ticks of an empty probe (two reads) made with each, summed */
 	uint64_t exit_probes;        /* exits timed in the run */
 	uint64_t exit_probe_ticks;   /* their ticks, summed */

@@ -99,25 +99,4 @@ APROF_NOINSTR static inline uint64_t aprof_clock_read(void)
 	return aprof_clock_monotonic();
 }
 
-/*
-** aprof_clock_read for the in-run probes (thread.h): after every earlier
-** instruction has completed, cache misses included, and before any later one
-** starts, so a probe times the whole of what it brackets.  The hooks' own
-** reads are not fenced: there the CPU may go on with the program meanwhile.
-*/
-APROF_NOINSTR static inline uint64_t aprof_clock_read_fenced(void)
-{
-#if defined(__x86_64__)
-	if (APROF_LIKELY(aprof_clock_kind == AMON_CLOCK_TSC)) {
-		uint64_t v;
-
-		__builtin_ia32_lfence();
-		v = __builtin_ia32_rdtsc();
-		__builtin_ia32_lfence();
-		return v;
-	}
-#endif
-	return aprof_clock_read(); /* isb on aarch64; a system call's worth otherwise */
-}
-
 #endif /* APROF_RUNTIME_CLOCK_H */

@@ -139,7 +139,7 @@ APROF_NOINSTR static inline uint64_t heap_event_start(struct aprof_thread *t)
 		t->heap_probe = UINT32_MAX;
 		return 0;
 	}
-	return aprof_clock_read_fenced();
+	return aprof_clock_read();
 }
 
 
@@ -150,7 +150,7 @@ APROF_NOINSTR static inline void heap_event_end(struct aprof_thread *t, uint64_t
 
 	if (APROF_LIKELY(start == 0))
 		return;
-	end = aprof_clock_read_fenced();
+	end = aprof_clock_read();
 	APROF_ADD(t->probes.heap, 1);
 	APROF_ADD(t->probes.heap_ticks, end - start);
 	t->heap_probe = aprof_probe_next(end);

@@ -134,15 +134,15 @@ APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uin
 
 
 /*
-** An entry timed from its start to its end (an in-run probe, its reads
-** fenced): the transition, the clock read and the push; and an empty probe,
-** two reads.  Not in sampling mode, which reads no clock.
+** An entry timed from its start to its clock read (an in-run probe): the
+** transition, the push and the read itself; and an empty probe, two reads.
+** Not in sampling mode, which reads no clock.
 */
 APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_thread *t,
 								 uintptr_t fn, uintptr_t site,
 								 uintptr_t frame)
 {
-	uint64_t before, start, end;
+	uint64_t before, start;
 
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
 		aprof_probe_reset(t);
@@ -150,18 +150,18 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_th
 		return;
 	}
 	/* Two reads back to back first: the speed of the CPU now, against calibration's. */
-	before = aprof_clock_read_fenced();
-	start = aprof_clock_read_fenced();
+	before = aprof_clock_read();
+	__asm__ __volatile__("" ::: "memory");
+	start = aprof_clock_read();
 	APROF_ADD(t->probes.empty_ticks, start - before);
 	enter(t, fn, site, frame);
-	end = aprof_clock_read_fenced();
 	APROF_ADD(t->probes.entries, 1);
-	APROF_ADD(t->probes.entry_ticks, end - start);
+	APROF_ADD(t->probes.entry_ticks, t->last - start);
 	aprof_probe_reset(t);
 }
 
 
-/* An exit timed from its own clock read to its end (fenced): the pop, and any resync. */
+/* An exit timed from its clock read to its end: the pop (and any resync). */
 APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_thread *t,
 								 uintptr_t fn, uintptr_t site)
 {
@@ -173,7 +173,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 		return;
 	}
 	leave(t, fn, site);
-	end = aprof_clock_read_fenced();
+	end = aprof_clock_read();
 	APROF_ADD(t->probes.exits, 1);
 	APROF_ADD(t->probes.exit_ticks, end - t->last);
 	aprof_probe_reset(t);
@@ -429,9 +429,10 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 		probe_exit[round] = scratch.probes.exit_ticks / PAIRS;
 
 		for (i = 0; i < PAIRS; i++) {
-			uint64_t r = aprof_clock_read_fenced();
+			uint64_t r = aprof_clock_read();
 
-			sum += aprof_clock_read_fenced() - r;
+			__asm__ __volatile__("" ::: "memory");
+			sum += aprof_clock_read() - r;
 		}
 		empty[round] = sum / PAIRS;
 	}

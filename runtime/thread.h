@@ -36,7 +36,7 @@ struct aprof_frame {
 ** thread only.
 */
 struct aprof_probes {
-	uint64_t entries, entry_ticks;  /* entry hooks timed; ticks from their start to their end */
+	uint64_t entries, entry_ticks;  /* entry hooks timed; ticks from their start to their read */
 	uint64_t empty_ticks;           /* ticks between two reads back to back, once per entry timed */
 	uint64_t exits, exit_ticks;     /* exit hooks timed; ticks from their read to their end */
 	uint64_t heap, heap_ticks;      /* heap-tracking calls timed (heap.c); their ticks */
