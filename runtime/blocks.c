@@ -22,15 +22,28 @@ struct stripe {
 static struct stripe stripes[STRIPES];
 
 
-APROF_NOINSTR static uint64_t block_hash(uintptr_t addr)
+/*
+** The hash of ADDR's 4 KiB page.  All the blocks of a page go to one stripe,
+** in consecutive slots from a place the hash picks: blocks allocated one
+** after another, which glibc places side by side, then share cache lines in
+** the table too, where a hash of each address would scatter them.
+*/
+APROF_NOINSTR static uint64_t page_hash(uintptr_t addr)
 {
-	return ((uint64_t)addr >> 4) * 0x9E3779B97F4A7C15ull;
+	return ((uint64_t)addr >> 12) * 0x9E3779B97F4A7C15ull;
 }
 
 
 APROF_NOINSTR static struct stripe *stripe_of(uintptr_t addr)
 {
-	return &stripes[block_hash(addr) >> 56];
+	return &stripes[page_hash(addr) >> 56];
+}
+
+
+/* The slot where ADDR's probe sequence starts in S. */
+APROF_NOINSTR static size_t home_of(const struct stripe *s, uintptr_t addr)
+{
+	return (size_t)(((uint64_t)addr >> 4) + (page_hash(addr) >> 20)) & s->mask;
 }
 
 
@@ -51,7 +64,7 @@ APROF_NOINSTR static void unlock(struct stripe *s)
 /* The slot of ADDR in S, or the empty slot where it would go. */
 APROF_NOINSTR static size_t slot_of(const struct stripe *s, uintptr_t addr)
 {
-	size_t i = (size_t)(block_hash(addr) >> 20) & s->mask;
+	size_t i = home_of(s, addr);
 
 	while (s->slots[i].addr != 0 && s->slots[i].addr != addr)
 		i = (i + 1) & s->mask;
@@ -112,7 +125,7 @@ APROF_NOINSTR int aprof_blocks_remove(uintptr_t addr, struct aprof_block *b)
 	*b = s->slots[i];
 	/* Backward shift: pull later entries of the probe run into the hole. */
 	for (j = (i + 1) & s->mask; s->slots[j].addr != 0; j = (j + 1) & s->mask) {
-		size_t home = (size_t)(block_hash(s->slots[j].addr) >> 20) & s->mask;
+		size_t home = home_of(s, s->slots[j].addr);
 
 		if (((j - home) & s->mask) >= ((j - i) & s->mask)) {
 			s->slots[i] = s->slots[j];
