@@ -47,8 +47,11 @@ APROF_NOINSTR static size_t home_of(const struct stripe *s, uintptr_t addr)
 }
 
 
+/* Locks S, unless the process has a single thread (internal.h). */
 APROF_NOINSTR static void lock(struct stripe *s)
 {
+	if (APROF_SINGLE_THREADED())
+		return;
 	while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
 			APROF_CPU_RELAX();
@@ -57,6 +60,8 @@ APROF_NOINSTR static void lock(struct stripe *s)
 
 APROF_NOINSTR static void unlock(struct stripe *s)
 {
+	if (APROF_SINGLE_THREADED())
+		return;
 	__atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
 }
 

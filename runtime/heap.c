@@ -31,8 +31,11 @@ static uint64_t untracked;      /* frees of blocks never seen allocated */
 static int peak_lock;
 
 
+/* Locks L, unless the process has a single thread (internal.h). */
 APROF_NOINSTR static void spin_lock(int *l)
 {
+	if (APROF_SINGLE_THREADED())
+		return;
 	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(l, __ATOMIC_RELAXED))
 			APROF_CPU_RELAX();
@@ -41,7 +44,22 @@ APROF_NOINSTR static void spin_lock(int *l)
 
 APROF_NOINSTR static void spin_unlock(int *l)
 {
+	if (APROF_SINGLE_THREADED())
+		return;
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+
+/* Adds DELTA to live_total; returns the new value.  No atomic instruction with one thread. */
+APROF_NOINSTR static uint64_t live_add(uint64_t delta)
+{
+	uint64_t live;
+
+	if (!APROF_SINGLE_THREADED())
+		return __atomic_add_fetch(&live_total, delta, __ATOMIC_RELAXED);
+	live = __atomic_load_n(&live_total, __ATOMIC_RELAXED) + delta;
+	__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
+	return live;
 }
 
 
@@ -186,7 +204,7 @@ APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t siz
 	h->alloc_bytes += size;
 	h->class_alloc[AMON_SIZE_CLASS(size)] += size;
 	spin_unlock(&h->lock);
-	live = __atomic_add_fetch(&live_total, size, __ATOMIC_RELAXED);
+	live = live_add(size);
 	if (live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)) {
 		spin_lock(&peak_lock);
 		if (live > peak_total) {
@@ -264,7 +282,7 @@ APROF_NOINSTR static void heap_free(struct aprof_thread *t, const struct aprof_b
 	h->free_bytes += b->size;
 	h->class_free[AMON_SIZE_CLASS(b->size)] += b->size;
 	spin_unlock(&h->lock);
-	__atomic_sub_fetch(&live_total, b->size, __ATOMIC_RELAXED);
+	live_add(-(uint64_t)b->size);
 	if (t != NULL && bins_of(t) != NULL) {
 		bin_add(&t->bins[AMON_BIN(b->size)].frees, 1);
 		bin_add(&t->bins[AMON_BIN(b->size)].free_bytes, b->size);

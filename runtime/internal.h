@@ -25,6 +25,19 @@
 #define APROF_GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 #define APROF_ADD(field, n) APROF_PUT(field, (field) + (n))
 
+/*
+** 1 while the process has never had a second thread (glibc's own flag, which
+** a thread's creation clears before the thread runs, and which glibc reads to
+** skip its own atomic instructions): the heap's shared tables and counters
+** then need neither locks nor atomic instructions.  0 where it is unknown.
+*/
+#ifdef HAVE_SYS_SINGLE_THREADED_H
+#include <sys/single_threaded.h>
+#define APROF_SINGLE_THREADED() (__libc_single_threaded != 0)
+#else
+#define APROF_SINGLE_THREADED() 0
+#endif
+
 /* A hint to the CPU inside a spin-wait loop. */
 #if defined(__x86_64__) || defined(__i386__)
 #define APROF_CPU_RELAX() __builtin_ia32_pause()

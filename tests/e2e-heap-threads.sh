@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e-heap-threads.sh -- allocation profiling with four threads that free
 # (and realloc) each other's blocks while they run (tests/s-heap-threads.c):
-# every routine's bytes, allocations and kept bytes are exact, and stay
-# exact
+# every routine's bytes, allocations and kept bytes are exact, blocks
+# allocated while the program had one thread (no heap locks) and freed by
+# others included, and stay exact
 #   - with MALLOC_CHECK_=3 and MALLOC_PERTURB_ (glibc's own checks);
 #   - under valgrind memcheck with libaprof's wrappers in the path, so every
 #     block libaprof hands out and takes back is checked;
@@ -30,6 +31,9 @@ check_exact() {
 	expect_eq "$1: worker bytes while active" "$(heap_proc worker bytes+)" 788150
 	expect_eq "$1: worker kept while active" "$(heap_proc worker kept+)" 100150
 	expect_eq "$1: make_block calls" "$(heap_proc make_block calls)" 8000
+	expect_eq "$1: early_block bytes (main, one thread)" "$(heap_proc early_block bytes)" 25600
+	expect_eq "$1: early_block allocations" "$(heap_proc early_block allocs)" 400
+	expect_eq "$1: early_block kept (freed by the threads)" "$(heap_proc early_block kept)" 0
 }
 
 profile s-heap-threads
