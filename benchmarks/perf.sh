@@ -181,7 +181,8 @@ makefile() {
 		echo "LDFLAGS = ${flags#*|}"
 		echo "LIBS = $6"
 		echo "OBJS = $5"
-		echo "$2: \$(OBJS)"
+		# a static build is linked again whenever libaprof.a changes
+		echo "$2: \$(OBJS) $(case $7 in static) echo "$LIBDIR/libaprof.a" ;; esac)"
 		# shellcheck disable=SC2016
 		printf '\t$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)\n'
 		echo "%.o: %.c Makefile"
