@@ -47,25 +47,6 @@ APROF_NOINSTR static size_t home_of(const struct stripe *s, uintptr_t addr)
 }
 
 
-/* Locks S, unless the process has a single thread (internal.h). */
-APROF_NOINSTR static void lock(struct stripe *s)
-{
-	if (APROF_SINGLE_THREADED())
-		return;
-	while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
-			APROF_CPU_RELAX();
-}
-
-
-APROF_NOINSTR static void unlock(struct stripe *s)
-{
-	if (APROF_SINGLE_THREADED())
-		return;
-	__atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
-}
-
-
 /* The slot of ADDR in S, or the empty slot where it would go. */
 APROF_NOINSTR static size_t slot_of(const struct stripe *s, uintptr_t addr)
 {
@@ -103,7 +84,7 @@ APROF_NOINSTR int aprof_blocks_insert(const struct aprof_block *b)
 	struct stripe *s = stripe_of(b->addr);
 	int r = 0;
 
-	lock(s);
+	aprof_spin_lock(&s->lock);
 	if (2 * (s->used + 1) > s->mask + 1 && grow(s) != 0) {
 		r = -1;
 	} else {
@@ -112,7 +93,7 @@ APROF_NOINSTR int aprof_blocks_insert(const struct aprof_block *b)
 		s->used += s->slots[i].addr == 0;
 		s->slots[i] = *b;
 	}
-	unlock(s);
+	aprof_spin_unlock(&s->lock);
 	return r;
 }
 
@@ -122,9 +103,9 @@ APROF_NOINSTR int aprof_blocks_remove(uintptr_t addr, struct aprof_block *b)
 	struct stripe *s = stripe_of(addr);
 	size_t i, j;
 
-	lock(s);
+	aprof_spin_lock(&s->lock);
 	if (s->mask == 0 || s->slots[i = slot_of(s, addr)].addr == 0) {
-		unlock(s);
+		aprof_spin_unlock(&s->lock);
 		return -1;
 	}
 	*b = s->slots[i];
@@ -139,7 +120,7 @@ APROF_NOINSTR int aprof_blocks_remove(uintptr_t addr, struct aprof_block *b)
 	}
 	s->slots[i].addr = 0;
 	s->used--;
-	unlock(s);
+	aprof_spin_unlock(&s->lock);
 	return 0;
 }
 
@@ -149,7 +130,7 @@ APROF_NOINSTR void aprof_blocks_lock_all(void)
 	size_t i;
 
 	for (i = 0; i < STRIPES; i++)
-		lock(&stripes[i]);
+		aprof_spin_lock(&stripes[i].lock);
 }
 
 
@@ -158,5 +139,5 @@ APROF_NOINSTR void aprof_blocks_unlock_all(void)
 	size_t i;
 
 	for (i = 0; i < STRIPES; i++)
-		unlock(&stripes[i]);
+		aprof_spin_unlock(&stripes[i].lock);
 }

@@ -31,25 +31,6 @@ static uint64_t untracked;      /* frees of blocks never seen allocated */
 static int peak_lock;
 
 
-/* Locks L, unless the process has a single thread (internal.h). */
-APROF_NOINSTR static void spin_lock(int *l)
-{
-	if (APROF_SINGLE_THREADED())
-		return;
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			APROF_CPU_RELAX();
-}
-
-
-APROF_NOINSTR static void spin_unlock(int *l)
-{
-	if (APROF_SINGLE_THREADED())
-		return;
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
-
-
 /* Adds DELTA to live_total; returns the new value.  No atomic instruction with one thread. */
 APROF_NOINSTR static uint64_t live_add(uint64_t delta)
 {
@@ -198,25 +179,25 @@ APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t siz
 	bin += AMON_BIN(size);
 	bin_add(&bin->allocs, 1);
 	bin_add(&bin->alloc_bytes, size);
-	spin_lock(&h->lock);
+	aprof_spin_lock(&h->lock);
 	heap_touch(h);
 	h->allocs++;
 	h->alloc_bytes += size;
 	h->class_alloc[AMON_SIZE_CLASS(size)] += size;
-	spin_unlock(&h->lock);
+	aprof_spin_unlock(&h->lock);
 	live = live_add(size);
 	if (live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)) {
-		spin_lock(&peak_lock);
+		aprof_spin_lock(&peak_lock);
 		if (live > peak_total) {
 			__atomic_store_n(&peak_total, live, __ATOMIC_RELAXED);
 			peak_ticks = aprof_clock_elapsed();
 			__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
 			/* This context's live bytes, this allocation included, are its peak value. */
-			spin_lock(&h->lock);
+			aprof_spin_lock(&h->lock);
 			heap_touch(h);
-			spin_unlock(&h->lock);
+			aprof_spin_unlock(&h->lock);
 		}
-		spin_unlock(&peak_lock);
+		aprof_spin_unlock(&peak_lock);
 	}
 	aprof_writer_count_allocation();
 }
@@ -276,12 +257,12 @@ APROF_NOINSTR static void heap_free(struct aprof_thread *t, const struct aprof_b
 {
 	struct aprof_heap_counts *h = __atomic_load_n(&b->context->heap, __ATOMIC_ACQUIRE);
 
-	spin_lock(&h->lock);
+	aprof_spin_lock(&h->lock);
 	heap_touch(h);
 	h->frees++;
 	h->free_bytes += b->size;
 	h->class_free[AMON_SIZE_CLASS(b->size)] += b->size;
-	spin_unlock(&h->lock);
+	aprof_spin_unlock(&h->lock);
 	live_add(-(uint64_t)b->size);
 	if (t != NULL && bins_of(t) != NULL) {
 		bin_add(&t->bins[AMON_BIN(b->size)].frees, 1);
@@ -321,10 +302,10 @@ APROF_NOINSTR uint64_t aprof_heap_at_peak(const struct aprof_context *c)
 
 	if (h == NULL)
 		return 0;
-	spin_lock(&h->lock);
+	aprof_spin_lock(&h->lock);
 	v = h->stamp == __atomic_load_n(&epoch, __ATOMIC_RELAXED) ? h->at_peak
 								   : h->alloc_bytes - h->free_bytes;
-	spin_unlock(&h->lock);
+	aprof_spin_unlock(&h->lock);
 	return v;
 }
 
@@ -333,10 +314,10 @@ APROF_NOINSTR uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_free
 {
 	uint64_t peak;
 
-	spin_lock(&peak_lock); /* a dump may come while other threads allocate */
+	aprof_spin_lock(&peak_lock); /* a dump may come while other threads allocate */
 	*ticks = peak_ticks;
 	peak = peak_total;
-	spin_unlock(&peak_lock);
+	aprof_spin_unlock(&peak_lock);
 	*untracked_frees = __atomic_load_n(&untracked, __ATOMIC_RELAXED);
 	return peak;
 }
@@ -349,7 +330,7 @@ APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, struct aprof_h
 	memset(copy, 0, sizeof *copy);
 	if (h == NULL)
 		return;
-	spin_lock(&h->lock);
+	aprof_spin_lock(&h->lock);
 	/* Field by field: the lock itself is for atomic access only. */
 	copy->stamp = h->stamp;
 	copy->allocs = h->allocs;
@@ -359,7 +340,7 @@ APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, struct aprof_h
 	memcpy(copy->class_alloc, h->class_alloc, sizeof copy->class_alloc);
 	memcpy(copy->class_free, h->class_free, sizeof copy->class_free);
 	copy->at_peak = h->at_peak;
-	spin_unlock(&h->lock);
+	aprof_spin_unlock(&h->lock);
 }
 
 
@@ -367,7 +348,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 {
 	struct aprof_thread *t;
 
-	spin_lock(&peak_lock);
+	aprof_spin_lock(&peak_lock);
 	__atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
 	/* Other threads go on allocating, freeing and making contexts meanwhile. */
@@ -392,20 +373,20 @@ APROF_NOINSTR void aprof_heap_reset(void)
 
 			if (h == NULL)
 				continue;
-			spin_lock(&h->lock);
+			aprof_spin_lock(&h->lock);
 			memset((char *)h + offsetof(struct aprof_heap_counts, allocs), 0,
 			       sizeof *h - offsetof(struct aprof_heap_counts, allocs));
 			h->stamp = 0;
-			spin_unlock(&h->lock);
+			aprof_spin_unlock(&h->lock);
 		}
 	}
-	spin_unlock(&peak_lock);
+	aprof_spin_unlock(&peak_lock);
 }
 
 
 APROF_NOINSTR void aprof_heap_fork_prepare(void)
 {
-	spin_lock(&peak_lock);
+	aprof_spin_lock(&peak_lock);
 	aprof_blocks_lock_all();
 }
 
@@ -413,7 +394,7 @@ APROF_NOINSTR void aprof_heap_fork_prepare(void)
 APROF_NOINSTR void aprof_heap_fork_parent(void)
 {
 	aprof_blocks_unlock_all();
-	spin_unlock(&peak_lock);
+	aprof_spin_unlock(&peak_lock);
 }
 
 

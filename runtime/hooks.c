@@ -30,14 +30,10 @@
 APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
 
 
-/* Charges the interval since T's last hook to context C; it ends in an entry if ENTRY. */
-APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_context *c, int entry)
+/* Charges T's interval up to clock reading NOW to context C; it ends in an entry if ENTRY. */
+APROF_NOINSTR static inline void charge_at(struct aprof_thread *t, struct aprof_context *c,
+					   int entry, uint64_t now)
 {
-	uint64_t now;
-
-	if (APROF_UNLIKELY(aprof_clock_kind == AMON_CLOCK_SAMPLE))
-		return;
-	now = aprof_clock_read();
 	APROF_ADD(c->ticks, now - t->last);
 	t->last = now;
 	if (entry)
@@ -45,19 +41,20 @@ APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_con
 }
 
 
+/* Charges the interval since T's last hook to context C, with any clock (none when sampling). */
+APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_context *c, int entry)
+{
+	if (APROF_LIKELY(aprof_clock_kind != AMON_CLOCK_SAMPLE))
+		charge_at(t, c, entry, aprof_clock_read());
+}
+
+
 /* charge() in the hooks' common case: the clock is the CPU's counter (KIND) or samples. */
 APROF_NOINSTR static inline void charge_counter(struct aprof_thread *t, struct aprof_context *c,
 						int entry, uint32_t kind)
 {
-	uint64_t now;
-
-	if (kind != APROF_CLOCK_COUNTER)
-		return;
-	now = aprof_counter_read();
-	APROF_ADD(c->ticks, now - t->last);
-	t->last = now;
-	if (entry)
-		APROF_ADD(c->events, 1);
+	if (kind == APROF_CLOCK_COUNTER)
+		charge_at(t, c, entry, aprof_counter_read());
 }
 
 

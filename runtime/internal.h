@@ -47,4 +47,24 @@
 #define APROF_CPU_RELAX() ((void)0)
 #endif
 
+/*
+** The runtime's spin lock (heap counters, block stripes): an int, 0 free and
+** 1 held.  Taken and released only while the process has more than one
+** thread; with one, nothing can race and it costs no atomic instruction.
+*/
+APROF_NOINSTR static inline void aprof_spin_lock(int *l)
+{
+	if (APROF_SINGLE_THREADED())
+		return;
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			APROF_CPU_RELAX();
+}
+
+APROF_NOINSTR static inline void aprof_spin_unlock(int *l)
+{
+	if (!APROF_SINGLE_THREADED())
+		__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
 #endif /* APROF_RUNTIME_INTERNAL_H */
