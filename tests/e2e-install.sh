@@ -1,0 +1,51 @@
+#!/bin/sh
+# e2e-install.sh -- make install DESTDIR=... installs every file a user or a
+# distribution needs, the staged aprof.pc gives flags that build and link a
+# profiled program (shared, and static with --static), and make uninstall
+# leaves no file behind.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+stage="$WORK/stage"
+# The test runs inside make check: a make of its own, without the jobserver
+# of the make that runs it.
+submake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top_builddir" "$@" DESTDIR="$stage" \
+		>"$WORK/make.out" 2>&1 || { cat "$WORK/make.out" >&2; fail "make $*"; finish; }
+}
+
+submake install
+for f in bin/aprof lib/libaprof.so lib/libaprof.a include/aprof.h pkgconfig/aprof.pc \
+	man1/aprof.1 amon-format.md; do
+	expect_eq "installed */$f" "$(find "$stage" -path "*/$f" | wc -l)" 1
+done
+
+pc=$(find "$stage" -name aprof.pc)
+# PKG_CONFIG_SYSROOT_DIR: the .pc's paths are where the files will be, under $stage for now.
+pkgconf() {
+	PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR="$stage" pkg-config "$@" aprof
+}
+libdir="$stage$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=libdir aprof)"
+expect_eq "pkg-config --modversion" "$(pkgconf --modversion)" "$(sed -n 's/^Version: //p' "$pc")"
+
+# s-control.c includes <aprof.h> and calls aprof_dump(): the include path and
+# the library, as pkg-config gives them, and the instrumentation variables.
+# shellcheck disable=SC2046
+"$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) $(pkgconf --variable=exclude_headers) \
+	$(pkgconf --cflags) -o "$WORK/prog" "$top_srcdir/tests/s-control.c" $(pkgconf --libs)
+# shellcheck disable=SC2046
+"$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) \
+	$(pkgconf --cflags) -o "$WORK/prog-static" "$top_srcdir/tests/s-control.c" \
+	$(pkgconf --static --libs | sed 's/-laprof/-l:libaprof.a/')
+expect_eq "static: no libaprof.so needed" "$(readelf -d "$WORK/prog-static" | grep -c 'NEEDED.*libaprof')" 0
+for p in prog prog-static; do
+	rm -f "$WORK/amon.out"
+	(cd "$WORK" && LD_LIBRARY_PATH="$libdir" APROF_OUT="$WORK/amon.out" "$WORK/$p" dump >/dev/null) ||
+		fail "$p did not run"
+	"$(find "$stage" -path '*/bin/aprof')" -b "$WORK/$p" "$WORK/amon.out" >"$WORK/report"
+	expect_eq "$p: flat calls before" "$(flat_calls before)" 1
+	expect_eq "$p: flat calls after" "$(flat_calls after)" 1
+done
+
+submake uninstall
+expect_eq "files left after make uninstall" "$(find "$stage" ! -type d | sed "s|^$stage||")" ""
+finish
