@@ -28,9 +28,13 @@ libdir="$stage$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=libdir ap
 expect_eq "pkg-config --modversion" "$(pkgconf --modversion)" "$(sed -n 's/^Version: //p' "$pc")"
 
 # s-control.c includes <aprof.h> and calls aprof_dump(): the include path and
-# the library, as pkg-config gives them, and the instrumentation variables.
-# shellcheck disable=SC2046
-"$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) $(pkgconf --variable=exclude_headers) \
+# the library, as pkg-config gives them, and the instrumentation variables
+# (exclude_headers is GCC's only: clang rejects it).
+exclude=$(pkgconf --variable=exclude_headers)
+echo 'int main(void) { return 0; }' >"$WORK/probe.c"
+"$CC" $exclude -c -o "$WORK/probe.o" "$WORK/probe.c" 2>/dev/null || exclude=
+# shellcheck disable=SC2046,SC2086
+"$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) $exclude \
 	$(pkgconf --cflags) -o "$WORK/prog" "$top_srcdir/tests/s-control.c" $(pkgconf --libs)
 # shellcheck disable=SC2046
 "$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) \
