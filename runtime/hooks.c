@@ -362,7 +362,7 @@ APROF_NOINSTR __attribute__((noinline)) static void calibration_routine_probed(s
 }
 
 
-static int ticks_cmp(const void *a, const void *b)
+APROF_NOINSTR static int ticks_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -371,7 +371,7 @@ static int ticks_cmp(const void *a, const void *b)
 
 
 /* The median of the N values in V (sorted): interference only ever adds time. */
-static uint64_t median(uint64_t *v, size_t n)
+APROF_NOINSTR static uint64_t median(uint64_t *v, size_t n)
 {
 	qsort(v, n, sizeof v[0], ticks_cmp);
 	return v[n / 2];

@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e-runtime.sh -- properties of libaprof itself: only the hooks, the
 # malloc family, the exits it watches (exec family, _exit, longjmp family,
-# __cxa_begin_catch) and <aprof.h> are exported, the runtime never calls its own hooks, amon.out lands where
+# __cxa_begin_catch) and <aprof.h> are exported, the runtime never calls its
+# own hooks (even built with -finstrument-functions), amon.out lands where
 # APROF_OUT says (nothing left behind), threads are merged exactly, and hooks
 # before the runtime starts or after it has written are safe.
 . "$top_srcdir/tests/e2e-lib.sh"
@@ -14,11 +15,18 @@ __longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_restart aprof_set_au
 aprof_stop calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp \
 malloc memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine
-# and calibration_routine_probed (runtime/hooks.c), as GCC's code would.
-expect_eq "routines of the runtime that call the hooks" \
-	"$(objdump -d "$lib" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+# and calibration_routine_probed (runtime/hooks.c), as GCC's code would;
+# also when built with -finstrument-functions (tests/libaprof-instrumented).
+# hook_callers LIB: the routines of LIB that call or jump to a hook.
+hook_callers() {
+	objdump -d "$1" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
 		fn !~ /@plt>:$/ && /(call|jmp) +[0-9a-f]+ <__cyg_profile_func_(enter|exit)(@plt)?>$/ {
-			sub(/\.constprop\.[0-9]+/, "", fn); print fn }' | sort -u | tr -d '\n')" \
+			sub(/\.constprop\.[0-9]+/, "", fn); print fn }' | sort -u | tr -d '\n'
+}
+expect_eq "routines of the runtime that call the hooks" "$(hook_callers "$lib")" \
+	"<calibration_routine>:<calibration_routine_probed>:"
+expect_eq "routines of the runtime built with -finstrument-functions that call the hooks" \
+	"$(hook_callers "$top_builddir/tests/.libs/libaprof-instrumented.so")" \
 	"<calibration_routine>:<calibration_routine_probed>:"
 
 profile s-threads
