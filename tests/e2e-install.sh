@@ -15,7 +15,7 @@ submake() {
 
 submake install
 for f in bin/aprof lib/libaprof.so lib/libaprof.a include/aprof.h pkgconfig/aprof.pc \
-	man1/aprof.1 amon-format.md; do
+	man1/aprof.1 man3/libaprof.3 man5/amon.out.5 amon-format.md; do
 	expect_eq "installed */$f" "$(find "$stage" -path "*/$f" | wc -l)" 1
 done
 
