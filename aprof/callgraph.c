@@ -205,8 +205,9 @@ static void cg_flags(struct cg *g)
 	g->proc_shown = xcalloc((size_t)p->nprocs, 1);
 	g->cycle_shown = xcalloc((size_t)p->ncycles, 1);
 	for (i = 0; i < p->nprocs; i++) {
-		excl[i] = (char)symspec_has(&o->graph_exclude, p->procs[i].name);
-		if (symspec_has(&o->graph_only, p->procs[i].name) || (!only && !excl[i])) {
+		excl[i] = (char)symspec_has(&o->graph_exclude, p->procs[i].name, p->procs[i].file);
+		if (symspec_has(&o->graph_only, p->procs[i].name,
+				 p->procs[i].file) || (!only && !excl[i])) {
 			g->proc_shown[i] = 1;
 			stack[top++] = i;
 		}
@@ -555,7 +556,7 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / (double)p->total,
 			(double)p->total / p->scale, p->unit);
 	else
-		fprintf(out, " no %s propagated\n\n", report_noun(p));
+		fprintf(out, " no %s propagated\n\n", profile_noun(p));
 	fputs(p->metric == PROF_TIME ? "index % time    self  children    called     name\n"
 		  : "index      %    self  children    called     name\n", out);
 

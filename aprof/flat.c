@@ -146,7 +146,7 @@ static void print_header(FILE *out, const struct profile *p, const char *unit)
 		fputs(".\n", out);
 	}
 	if (p->total == 0)
-		fprintf(out, " no %s accumulated\n\n", report_noun(p));
+		fprintf(out, " no %s accumulated\n\n", profile_noun(p));
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
 		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
 	if (p->metric == PROF_TIME)
@@ -167,8 +167,8 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 	if (!o->zero && r->calls == 0 && r->self == 0)
 		return 0;
 	if (o->flat_only.n > 0)
-		return symspec_has(&o->flat_only, r->name);
-	return !symspec_has(&o->flat_exclude, r->name);
+		return symspec_has(&o->flat_only, r->name, r->file);
+	return !symspec_has(&o->flat_exclude, r->name, r->file);
 }
 
 

@@ -2,7 +2,8 @@
 ** main.c -- aprof: read amon.out and print gprof-format reports whose times
 ** are exact per context (J. M. Spivey, "Fast, accurate call graph
 ** profiling").  The pipeline, one stage per module, as gprof's main:
-** options -> amon_read -> symbols_load -> profile_build -> reports.
+** options -> amon_read -> symbols_load -> select_contexts -> profile_build
+** -> reports.  Every stage after the selection reads its filtered contexts.
 */
 #include <config.h>
 
@@ -16,6 +17,7 @@
 #include "aprof/mprof.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
+#include "aprof/select.h"
 #include "aprof/stats.h"
 #include "aprof/symbols.h"
 #include "aprof/threads.h"
@@ -24,6 +26,7 @@
 /* Everything the command line says. */
 struct options {
 	struct report_options report;
+	struct selection select;  /* -F, -E, --elide */
 	int contexts;            /* -S: list the contexts */
 	int threads;             /* --threads: per-thread breakdown */
 	int stats;               /* --stats: Table I of the paper */
@@ -37,7 +40,7 @@ struct options {
 
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
-	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS,
+	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -56,6 +59,10 @@ static const struct option long_options[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
+	/* which contexts (the selection stage) */
+	{ "focus", required_argument, NULL, 'F' },
+	{ "exclude", required_argument, NULL, 'E' },
+	{ "elide", required_argument, NULL, OPT_ELIDE },
 	/* how to print */
 	{ "brief", no_argument, NULL, 'b' },
 	{ "display-unused-functions", no_argument, NULL, 'z' },
@@ -90,6 +97,14 @@ static void usage(FILE *out, int status)
 		"                                      transitions, history lengths, memory\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
 		"                                      direct allocation, allocation call graph)\n"
+		"\n"
+		"Which contexts the reports see (SYMSPEC: NAME, FILE:NAME, or shell patterns\n"
+		"such as 'Parser::*' or 'src/*.c:init'; every option may be repeated):\n"
+		"  -F, --focus=SYMSPEC                 only contexts in which SYMSPEC is active\n"
+		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
+		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
+		"                                      self time and bytes go to its caller\n"
+		"\n"
 		"  -b, --brief                         leave out the explanations\n"
 		"  -z, --display-unused-functions      also list routines never called\n"
 		"      --[no-]demangle                 (do not) demangle C++ names\n"
@@ -106,13 +121,6 @@ static void usage(FILE *out, int status)
 		"the flat profile and the call graph are.  NAME options may be repeated.\n"
 		"See aprof(1).\n");
 	exit(status);
-}
-
-
-static void symspec_add(struct symspec *s, const char *name)
-{
-	s->names = xrealloc(s->names, (size_t)(s->n + 1) * sizeof s->names[0]);
-	s->names[s->n++] = name;
 }
 
 
@@ -145,7 +153,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->demangle = 1;
 	opterr = 0; /* our own one-line message below */
-	while ((c = getopt_long(argc, argv, ":p::P::q::Q::Sbzv", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->report.flat = chosen = 1;
@@ -171,6 +179,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'S':
 			o->contexts = chosen = 1;
+			break;
+		case 'F':
+			symspec_add(&o->select.focus, optarg);
+			break;
+		case 'E':
+			symspec_add(&o->select.exclude, optarg);
+			break;
+		case OPT_ELIDE:
+			symspec_add(&o->select.elide, optarg);
 			break;
 		case OPT_THREADS:
 			o->threads = chosen = 1;
@@ -241,18 +258,36 @@ static void new_page(const struct options *o)
 }
 
 
+/* Dies with one line if a symspec of O names no routine of SYMS. */
+static void check_symspecs(const struct options *o, const struct symbols *syms)
+{
+	const struct symspec *all[] = {
+		&o->select.focus, &o->select.exclude, &o->select.elide, &o->report.flat_only,
+		&o->report.flat_exclude, &o->report.graph_only, &o->report.graph_exclude,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++)
+		symspec_check(all[i], syms);
+}
+
+
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct amon_data *data;
+	struct amon_data *run, *data;
 	struct symbols *syms;
 	struct profile *prof;
 
 	parse_options(argc, argv, &o);
-	data = amon_read(o.amon);
-	syms = symbols_load(data, o.exe, o.demangle);
-	if ((o.metric != PROF_TIME || o.heap) && !(data->heap.flags & AMON_HEAP_ON))
+	run = amon_read(o.amon);
+	syms = symbols_load(run, o.exe, o.demangle);
+	if ((o.metric != PROF_TIME || o.heap) && !(run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o.amon);
+	check_symspecs(&o, syms);
+	data = select_contexts(run, syms, &o.select);
+	if (select_print_share(stdout, run, data, &o.select, o.metric) == 0)
+		return 0; /* the focus kept nothing: the line says so */
 	prof = profile_build(data, syms, o.metric);
 	/* Sections in order, each after the first on a new page, as gprof's. */
 	if (threads_notes(stdout, data) > 0)

@@ -18,6 +18,7 @@
 
 #include "aprof/callgraph.h"
 #include "aprof/contexts.h"
+#include "aprof/histories.h"
 #include "aprof/mprof.h"
 #include "aprof/report.h"
 #include "aprof/util.h"
@@ -30,8 +31,7 @@
 
 /* One leak-table row: a history, its counts summed over the threads that share it. */
 struct leak {
-	const struct amon_context_info *c;
-	size_t order;                 /* first appearance, for ties */
+	struct history_item key;      /* the history; first appearance, for ties */
 	uint64_t allocs, bytes, frees, freed;
 };
 
@@ -213,21 +213,15 @@ static void print_bins(FILE *out, const struct amon_data *d, enum mprof_verbosit
 }
 
 
-/* History order: depth, then the entries with their marks (contexts.c's order). */
-static int history_cmp(const struct amon_context_info *x, const struct amon_context_info *y)
+static void leak_add(void *into, const void *from)
 {
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return memcmp(x->history, y->history, x->depth * sizeof(x->history[0]));
-}
+	struct leak *x = into;
+	const struct leak *y = from;
 
-
-static int leak_by_history(const void *lp, const void *rp)
-{
-	const struct leak *l = lp, *r = rp;
-	int c = history_cmp(l->c, r->c);
-
-	return c != 0 ? c : (l->order > r->order) - (l->order < r->order);
+	x->allocs += y->allocs;
+	x->bytes += y->bytes;
+	x->frees += y->frees;
+	x->freed += y->freed;
 }
 
 
@@ -239,7 +233,7 @@ static int leak_by_kept(const void *lp, const void *rp)
 
 	if (lk != rk)
 		return lk < rk ? 1 : -1;
-	return (l->order > r->order) - (l->order < r->order);
+	return (l->key.order > r->key.order) - (l->key.order < r->key.order);
 }
 
 
@@ -254,7 +248,7 @@ static int leak_by_kept(const void *lp, const void *rp)
 static void print_leaks(FILE *out, const struct amon_data *d, const struct symbols *syms,
 			enum mprof_verbosity v)
 {
-	struct leak *e, total = { NULL, 0, 0, 0, 0, 0 };
+	struct leak *e, total = { { NULL, 0 }, 0, 0, 0, 0 };
 	size_t n = 0, i, k;
 	uint64_t kept;
 	int t;
@@ -265,7 +259,7 @@ static void print_leaks(FILE *out, const struct amon_data *d, const struct symbo
 	for (t = 0, n = 0; t < d->nthreads; t++)
 		for (i = 0; i < d->threads[t].ncontexts; i++) {
 			const struct amon_context_info *c = &d->threads[t].contexts[i];
-			struct leak l = { c, n, c->allocs, c->alloc_bytes, c->frees,
+			struct leak l = { { c, n }, c->allocs, c->alloc_bytes, c->frees,
 					  c->free_bytes };
 
 			total.allocs += c->allocs;
@@ -274,17 +268,7 @@ static void print_leaks(FILE *out, const struct amon_data *d, const struct symbo
 			total.freed += c->free_bytes;
 			e[n++] = l;
 		}
-	qsort(e, n, sizeof(e[0]), leak_by_history);
-	for (i = k = 0; i < n; i++) {
-		if (k > 0 && history_cmp(e[k - 1].c, e[i].c) == 0) {
-			e[k - 1].allocs += e[i].allocs;
-			e[k - 1].bytes += e[i].bytes;
-			e[k - 1].frees += e[i].frees;
-			e[k - 1].freed += e[i].freed;
-			continue;
-		}
-		e[k++] = e[i];
-	}
+	k = histories_merge(e, n, sizeof(e[0]), leak_add);
 	qsort(e, k, sizeof(e[0]), leak_by_kept);
 	kept = total.bytes - total.freed;
 
@@ -309,7 +293,7 @@ static void print_leaks(FILE *out, const struct amon_data *d, const struct symbo
 			fprintf(out, "%10" PRIu64 "%10" PRIu64 " %-4s", e[i].frees, e[i].freed,
 				paren_percent(p3, e[i].freed, total.freed));
 		fputs("    ", out);
-		contexts_print_history(out, e[i].c, d, syms);
+		contexts_print_history(out, e[i].key.c, d, syms);
 		fputc('\n', out);
 	}
 	fputs(TABLE_END, out);

@@ -91,6 +91,7 @@ static void map_routines(struct profile *p, struct addr_map *m, const struct amo
 			continue;
 		}
 		p->procs[p->nprocs].name = s != NULL ? s->name : symbols_name(syms, d, m->addr[i]);
+		p->procs[p->nprocs].file = s != NULL ? symbols_file(syms, s) : NULL;
 		p->procs[p->nprocs].addr = key;
 		m->proc[i] = p->nprocs++;
 	}
@@ -313,6 +314,19 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 	free(map.addr);
 	free(map.proc);
 	return p;
+}
+
+
+const char *profile_noun(const struct profile *p)
+{
+	switch (p->metric) {
+	case PROF_TIME:
+		return "time";
+	case PROF_ALLOCS:
+		return "allocations";
+	default:
+		return "bytes";
+	}
 }
 
 

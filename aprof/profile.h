@@ -46,6 +46,7 @@ struct prof_proc {
 	int cycle;                 /* gprof cycle number (1...), 0 if in none */
 	struct prof_arc *in;       /* arcs into it, spontaneous one included */
 	struct prof_arc *out;      /* arcs out of it */
+	const char *file;          /* its source file (symbols_file), or NULL if unknown */
 };
 
 /*
@@ -99,6 +100,13 @@ struct profile *profile_build(const struct amon_data *data, const struct symbols
 
 /* A context's value in METRIC. */
 uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metric);
+
+/*
+** What P charges, as the noun of gprof's "no time accumulated" and "no time
+** propagated": "time" for clock ticks, "bytes" for the byte metrics,
+** "allocations" for --metric=allocs.
+*/
+const char *profile_noun(const struct profile *p);
 
 /* The arc FROM -> TO in P, or NULL. */
 struct prof_arc *profile_arc(const struct profile *p, int from, int to);

@@ -6,30 +6,11 @@
 #include <config.h>
 
 #include <stdio.h>
-#include <string.h>
 
 #include "aprof/blurbs.h"
 #include "aprof/callgraph.h"
 #include "aprof/flat.h"
 #include "aprof/report.h"
-
-/*
-** What P charges, as the noun of gprof's "no time accumulated" and "no time
-** propagated": "time" for clock ticks, "bytes" for the byte metrics,
-** "allocations" for --metric=allocs.
-*/
-const char *report_noun(const struct profile *p)
-{
-	switch (p->metric) {
-	case PROF_TIME:
-		return "time";
-	case PROF_ALLOCS:
-		return "allocations";
-	default:
-		return "bytes";
-	}
-}
-
 
 /* What a heap metric charges, for the note before the blurbs (--metric). */
 static const char *metric_what(enum prof_metric m)
@@ -56,24 +37,6 @@ static void print_blurb(FILE *out, const struct profile *p, const char *blurb)
 	if (p->metric != PROF_TIME)
 		fprintf(out, blurb_metric_note, metric_what(p->metric), p->unit);
 	fputs(blurb, out);
-}
-
-
-/*
-** True if NAME is one of SPEC's names (exact match, as aprof's symspecs are
-** plain routine names; gprof also accepts file:line forms).  An empty or
-** NULL SPEC holds nothing.
-*/
-int symspec_has(const struct symspec *spec, const char *name)
-{
-	int i;
-
-	if (spec == NULL)
-		return 0;
-	for (i = 0; i < spec->n; i++)
-		if (strcmp(spec->names[i], name) == 0)
-			return 1;
-	return 0;
 }
 
 

@@ -8,12 +8,7 @@
 #include <stdio.h>
 
 #include "aprof/profile.h"
-
-/* A gprof symspec list: routine names given to -p, -P, -q or -Q. */
-struct symspec {
-	const char **names;
-	int n;
-};
+#include "aprof/symspec.h"
 
 /* Report selection and layout, as gprof's options (gprof(1)). */
 struct report_options {
@@ -27,15 +22,6 @@ struct report_options {
 	struct symspec graph_exclude;/* -QNAME: leave these entries out of the call graph */
 	int charged_only;            /* graph: only what was charged something (mprof's table 4) */
 };
-
-/*
-** What P charges, as the noun of gprof's "no time accumulated": "time",
-** "bytes" or "allocations".
-*/
-const char *report_noun(const struct profile *p);
-
-/* True if NAME is in SPEC. */
-int symspec_has(const struct symspec *spec, const char *name);
 
 /*
 ** Prints the reports O selects in GNU gprof 2.40's layout: the flat profile

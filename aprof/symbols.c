@@ -25,12 +25,31 @@ static int symbol_rank(const asymbol *s)
 }
 
 
+/* An object's open bfd and symbol table, kept for its line table. */
+struct object {
+	bfd *abfd;
+	asymbol **table;
+};
+
+/*
+** Where symbol i's source file is looked up: its object, its section and
+** its offset in that section (bfd_find_nearest_line's arguments), and the
+** answer once asked (FILE, LOOKED set).
+*/
+struct symbol_source {
+	const struct object *obj;
+	asection *section;
+	bfd_vma offset;
+	const char *file;
+	int looked;
+};
+
 /* A symbol as collected, before duplicates at one address are dropped. */
 struct candidate {
 	uint64_t addr;
 	int rank;
 	const char *name;
-	bfd *abfd;
+	struct symbol_source source;
 };
 
 
@@ -105,6 +124,7 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 		      const struct amon_module_info *m, const char *amon)
 {
 	bfd *abfd = open_object(path);
+	struct object *obj = xcalloc(1, sizeof *obj);
 	asymbol **table;
 	long count, i;
 	size_t added = 0;
@@ -123,14 +143,18 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 			(*c)[*n].addr = bfd_asymbol_value(s) + m->load_bias;
 			(*c)[*n].rank = symbol_rank(s);
 			(*c)[*n].name = bfd_asymbol_name(s);
-			(*c)[*n].abfd = abfd;
+			(*c)[*n].source.obj = obj;
+			(*c)[*n].source.section = s->section;
+			(*c)[*n].source.offset = bfd_asymbol_value(s) - bfd_section_vma(s->section);
 			(*n)++;
 			added++;
 		}
+		obj->abfd = abfd;
+		obj->table = table;
 		if (added == 0 && !dynamic)
 			util_warn("%s: no symbols (stripped?): using its dynamic symbols", path);
 	}
-	/* TABLE and ABFD stay open: the names point into them. */
+	/* TABLE and ABFD stay open: the names point into them, OBJ keeps them for lines. */
 	return added;
 }
 
@@ -151,12 +175,15 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 	}
 	qsort(c, n, sizeof c[0], candidate_cmp);
 	s->syms = xcalloc(n, sizeof s->syms[0]);
+	s->source = xcalloc(n, sizeof s->source[0]);
 	for (i = 0; i < n; i++) {
 		char *dm;
 
 		if (s->n > 0 && s->syms[s->n - 1].addr == c[i].addr)
 			continue; /* an alias: the best-ranked name is already in */
-		dm = demangle ? bfd_demangle(c[i].abfd, c[i].name, DMGL_PARAMS | DMGL_ANSI) : NULL;
+		dm = demangle ? bfd_demangle(c[i].source.obj->abfd, c[i].name,
+					     DMGL_PARAMS | DMGL_ANSI) : NULL;
+		s->source[s->n] = c[i].source;
 		s->syms[s->n].addr = c[i].addr;
 		s->syms[s->n].name = dm != NULL ? dm : xstrdup(c[i].name);
 		s->n++;
@@ -190,6 +217,25 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 			return s->syms[lo - 1].addr >= m->start ? &s->syms[lo - 1] : NULL;
 	}
 	return NULL;
+}
+
+
+const char *symbols_file(const struct symbols *s, const struct symbol *sym)
+{
+	struct symbol_source *src;
+	const char *file = NULL, *func = NULL;
+	unsigned int line = 0;
+
+	if (s->source == NULL)
+		return NULL;
+	src = &s->source[sym - s->syms];
+	if (!src->looked) {
+		src->looked = 1;
+		if (bfd_find_nearest_line(src->obj->abfd, src->section, src->obj->table,
+					  src->offset, &file, &func, &line) && file != NULL)
+			src->file = file;
+	}
+	return src->file;
 }
 
 

@@ -16,10 +16,18 @@ struct symbol {
 	char *name;           /* demangled if asked */
 };
 
-/* The function symbols of all modules, sorted by address. */
+/* Where a symbol's source file is looked up (symbols.c; opaque elsewhere). */
+struct symbol_source;
+
+/*
+** The function symbols of all modules, sorted by address.  SOURCE, parallel
+** to SYMS, says where to find each one's source file; NULL when the table
+** was built by hand (the unit tests), and then no symbol has a file.
+*/
 struct symbols {
 	struct symbol *syms;
 	size_t n;
+	struct symbol_source *source;
 };
 
 /*
@@ -39,6 +47,16 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 */
 const struct symbol *symbols_find(const struct symbols *s, const struct amon_data *d,
 				  uint64_t addr);
+
+/*
+** The source file of SYM's routine (one of S's symbols), as the debug line
+** table of its object names it (libbfd's bfd_find_nearest_line at the
+** routine's entry: a path as the compiler saw it, e.g. "src/parse.c" or
+** "/usr/include/c++/12/bits/vector.tcc"), looked up on first use and kept.
+** NULL if the object has no line table for it (no -g) or S has no sources.
+** Used by FILE:NAME symspecs (symspec.c) and callgrind's fl= lines.
+*/
+const char *symbols_file(const struct symbols *s, const struct symbol *sym);
 
 /*
 ** The name to print for the routine at ADDR: its symbol's, or, when no

@@ -103,6 +103,18 @@ static struct report_options brief_options(void)
 }
 
 
+/* A symspec list of the N plain NAMES (-p, -P, -q, -Q); never freed. */
+static struct symspec spec_of(const char *const *names, int n)
+{
+	struct symspec s = { NULL, 0 };
+	int i;
+
+	for (i = 0; i < n; i++)
+		symspec_add(&s, names[i]);
+	return s;
+}
+
+
 /* The reports O selects for PROF, as one malloc'ed string. */
 static char *render(const struct report_options *o)
 {
@@ -281,7 +293,7 @@ END_TEST
 /* -p alone: no "\f" at all; -pNAME keeps only NAME; -PNAME leaves it out. */
 START_TEST(test_flat_filters)
 {
-	static const char *only_names[] = { "shared", "fib" };
+	static const char *const only_names[] = { "shared", "fib" };
 	static const char *const only_text[] = {
 		"Flat profile:",
 		"",
@@ -292,15 +304,13 @@ START_TEST(test_flat_filters)
 		"  2.08      0.06     0.02      110     0.18     1.00  shared",
 		NULL
 	};
-	static const char *excl_names[] = { "work" };
+	static const char *const excl_names[] = { "work" };
 	struct report_options o = brief_options();
 	char *out;
 
 	o.graph = 0;
-	o.flat_only.names = only_names;
-	o.flat_only.n = 2;
-	o.flat_exclude.names = excl_names; /* ignored when there is a -p list */
-	o.flat_exclude.n = 1;
+	o.flat_only = spec_of(only_names, 2);
+	o.flat_exclude = spec_of(excl_names, 1); /* ignored when there is a -p list */
 	out = render(&o);
 	check_lines(out, only_text);
 	free(out);
@@ -319,14 +329,13 @@ END_TEST
 /* -Q shared: its entry goes, references to it show (4); -q a: a and below only. */
 START_TEST(test_graph_filters)
 {
-	static const char *excl_names[] = { "shared" };
-	static const char *only_names[] = { "a" };
+	static const char *const excl_names[] = { "shared" };
+	static const char *const only_names[] = { "a" };
 	struct report_options o = brief_options();
 	char *out;
 
 	o.flat = 0;
-	o.graph_exclude.names = excl_names;
-	o.graph_exclude.n = 1;
+	o.graph_exclude = spec_of(excl_names, 1);
 	out = render(&o);
 	ck_assert(starts_with(out, "\t\t\tCall graph\n\n\ngranularity:"));
 	ck_assert_ptr_null(strstr(out, "[4]     11.5"));
@@ -341,8 +350,7 @@ START_TEST(test_graph_filters)
 	free(out);
 
 	o.graph_exclude.n = 0;
-	o.graph_only.names = only_names;
-	o.graph_only.n = 1;
+	o.graph_only = spec_of(only_names, 1);
 	out = render(&o);
 	ck_assert_ptr_nonnull(strstr(out, "\n                0.01    0.09       1/1           "
 				     "main (1)\n[5]     10.4"));
@@ -478,14 +486,13 @@ START_TEST(test_bytes)
 		"  4.17     89.00     4.00        1     4.00    74.00  fib",
 		NULL
 	};
-	static const char *only_names[] = { "work", "fib" };
+	static const char *const only_names[] = { "work", "fib" };
 	struct report_options o = brief_options();
 	char *out;
 
 	use_bytes();
 	o.graph = 0;
-	o.flat_only.names = only_names;
-	o.flat_only.n = 2;
+	o.flat_only = spec_of(only_names, 2);
 	out = render(&o);
 	check_lines(out, flat_text);
 	free(out);
