@@ -45,6 +45,8 @@ struct cg {
 	int *cycle_index;         /* of each cycle, by position in p->cycles */
 	char *proc_shown;         /* gprof's print_flag, per routine */
 	char *cycle_shown;        /* and per cycle */
+	int dec;                  /* decimals of the value columns (profile_decimals) */
+	int width;                /* their width: gprof's 7, plus the decimals beyond 2 */
 	int *cycle_pos;           /* position in p->cycles of cycle number n, or -1 */
 	int max_cycle;            /* largest cycle number */
 };
@@ -261,6 +263,8 @@ static void cg_prepare(struct cg *g, const struct profile *p, const struct repor
 
 	g->p = p;
 	g->o = o;
+	g->dec = profile_decimals(p, o->decimals);
+	g->width = 7 + (g->dec > 2 ? g->dec - 2 : 0);
 	g->max_cycle = 0;
 	for (k = 0; k < p->ncycles; k++)
 		if (p->cycles[k].number > g->max_cycle)
@@ -333,8 +337,8 @@ static void print_name(FILE *out, const struct cg *g, int proc)
 /* gprof's self-call line: a bare count of PROC's direct recursive calls. */
 static void print_rec_line(FILE *out, const struct cg *g, int proc)
 {
-	fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ",
-		"", "", "", "", g->p->procs[proc].rec, "");
+	fprintf(out, "%6.6s %5.5s %*s %*s %7" PRIu64 " %7.7s     ",
+		"", "", g->width, "", g->width, "", g->p->procs[proc].rec, "");
 	print_name(out, g, proc);
 	fputc('\n', out);
 }
@@ -350,8 +354,8 @@ static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_
 {
 	double hz = g->p->scale;
 
-	fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
-		(double)self / hz, (double)child / hz, l->arc->count);
+	fprintf(out, "%6.6s %5.5s %*.*f %*.*f %7" PRIu64, "", "", g->width, g->dec,
+		(double)self / hz, g->width, g->dec, (double)child / hz, l->arc->count);
 	if (l->intra)
 		fprintf(out, " %7.7s     ", "");
 	else
@@ -418,8 +422,8 @@ static void print_parents(FILE *out, const struct cg *g, int proc)
 	int n = collect_lines(g, proc, 1, &lines, &spont);
 
 	if (spont || (n == 0 && r->rec == 0))
-		fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-			"", "", "", "", "", "");
+		fprintf(out, "%6.6s %5.5s %*s %*s %7.7s %7.7s     <spontaneous>\n",
+			"", "", g->width, "", g->width, "", "", "");
 	if (r->rec != 0)
 		print_rec_line(out, g, proc);
 	for (i = 0; i < n; i++)
@@ -468,8 +472,8 @@ static void print_primary(FILE *out, const struct cg *g, int proc)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "[%d]", g->proc_index[proc]);
-	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f", buf, percent(g->p, r->self + r->child),
-		(double)r->self / hz, (double)r->child / hz);
+	fprintf(out, "%-6.6s %5.1f %*.*f %*.*f", buf, percent(g->p, r->self + r->child),
+		g->width, g->dec, (double)r->self / hz, g->width, g->dec, (double)r->child / hz);
 	if (r->calls + r->rec != 0) {
 		fprintf(out, " %7" PRIu64, r->calls);
 		if (r->rec != 0)
@@ -498,8 +502,9 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 	int m;
 
 	snprintf(buf, sizeof(buf), "[%d]", g->cycle_index[k]);
-	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64, buf, percent(g->p, c->self + c->child),
-		(double)c->self / hz, (double)c->child / hz, c->calls);
+	fprintf(out, "%-6.6s %5.1f %*.*f %*.*f %7" PRIu64, buf, percent(g->p, c->self + c->child),
+		g->width, g->dec, (double)c->self / hz, g->width, g->dec, (double)c->child / hz,
+		c->calls);
 	if (c->internal != 0)
 		fprintf(out, "+%-7" PRIu64, c->internal);
 	else
@@ -518,8 +523,8 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 	for (m = 0; m < c->nmembers; m++) {
 		const struct prof_proc *r = &g->p->procs[mem[m].proc];
 
-		fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
-			(double)r->self / hz, (double)r->child / hz, r->calls);
+		fprintf(out, "%6.6s %5.5s %*.*f %*.*f %7" PRIu64, "", "", g->width, g->dec,
+			(double)r->self / hz, g->width, g->dec, (double)r->child / hz, r->calls);
 		if (r->rec != 0)
 			fprintf(out, "+%-7" PRIu64, r->rec);
 		else
@@ -538,7 +543,10 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 ** unless O->brief.  The granularity line gives 100 / P->total as the
 ** percentage of one tick (byte, allocation) and P->total in P->unit, or
 ** "no time propagated" ("no bytes propagated"...).  For a heap metric the
-** header's "% time" is a bare "%", which gprof2dot also accepts.
+** header's "% time" is a bare "%", which gprof2dot also accepts.  Values
+** have profile_decimals(P, O->decimals) decimals, their columns (and the
+** header's "self" and "children") widened by the decimals beyond gprof's
+** two: --decimals=2 is gprof's layout byte for byte; gprof2dot reads any.
 ** Entries come in cmp_total order; -z, -q and -Q select them as in gprof.
 ** A cycle's entry has no parent lines, as in gprof: its callers are on its
 ** members' entries.  Dies only if P names a cycle it does not have.
@@ -553,12 +561,14 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 	      out);
 	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
 	if (p->total > 0)
-		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / (double)p->total,
+		fprintf(out, " for %.2f%% of %.*f %s\n\n", 100.0 / (double)p->total, g.dec,
 			(double)p->total / p->scale, p->unit);
 	else
 		fprintf(out, " no %s propagated\n\n", profile_noun(p));
-	fputs(p->metric == PROF_TIME ? "index % time    self  children    called     name\n"
-		  : "index      %    self  children    called     name\n", out);
+	/* gprof's header, its "self" and "children" moved right with their columns. */
+	fprintf(out, "%s%*s%*s    called     name\n",
+		p->metric == PROF_TIME ? "index % time" : "index      %", g.width + 1, "self",
+		g.width + 3, "children");
 
 	for (i = 0; i < g.nentries; i++) {
 		const struct cg_entry *e = &g.order[i];

@@ -129,7 +129,7 @@ static void per_call_unit(const struct profile *p, struct per_call *pc)
 ** gprof's layout for time.  A heap metric names itself over the percentage
 ** column, P->unit over the value columns, and says what one count is.
 */
-static void print_header(FILE *out, const struct profile *p, const char *unit)
+static void print_header(FILE *out, const struct profile *p, const char *unit, int wider)
 {
 	static const char *const what[] = {
 		[PROF_TIME] = "time", [PROF_BYTES] = "bytes", [PROF_ALLOCS] = "allocs",
@@ -147,14 +147,16 @@ static void print_header(FILE *out, const struct profile *p, const char *unit)
 	}
 	if (p->total == 0)
 		fprintf(out, " no %s accumulated\n\n", profile_noun(p));
-	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
+	fprintf(out, "%5.5s %*s %*s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"%  ", 10 + wider, "cumulative", 8 + wider, "self  ", "", "self  ", "total ", "");
 	if (p->metric == PROF_TIME)
-		fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-			"time", "seconds", "seconds", "calls", unit, unit, "name");
+		fprintf(out, "%5.5s %*s  %*s %8.8s %8.8s %8.8s  %-8.8s\n",
+			"time", 9 + wider, "seconds", 8 + wider, "seconds", "calls", unit, unit,
+			"name");
 	else
-		fprintf(out, "%6.6s%9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-			what[p->metric], p->unit, p->unit, "calls", unit, unit, "name");
+		fprintf(out, "%6.6s%*.9s  %*.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+			what[p->metric], 9 + wider, p->unit, 8 + wider, p->unit, "calls", unit,
+			unit, "name");
 }
 
 
@@ -176,7 +178,9 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),
 ** without the blurb: title, sample line, the two header lines, then one row
 ** per routine O selects, by self value.  Values in P->unit (P's values /
-** P->scale: seconds for time); "% time" is relative to P->total; the
+** P->scale: seconds for time) with profile_decimals(P, O->decimals)
+** decimals, the two value columns widened by the decimals beyond gprof's
+** two (so --decimals=2 is gprof's layout); "% time" is relative to P->total; the
 ** per-call columns are (self) / calls and (self + child) / calls in the
 ** unit per_call_unit chooses (gprof's SI unit of seconds for time).
 ** Cannot fail.
@@ -186,13 +190,14 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 	const struct prof_proc **rows = xmalloc((size_t)p->nprocs * sizeof(*rows));
 	double hz = p->scale;
 	double total = p->total > 0 ? (double)p->total : 1.0;
+	int dec = profile_decimals(p, o->decimals), wider = dec > 2 ? dec - 2 : 0;
 	struct per_call pc;
 	uint64_t accum = 0;
 	int k;
 
 	per_call_unit(p, &pc);
 	fputs("Flat profile:\n", out);
-	print_header(out, p, pc.unit);
+	print_header(out, p, pc.unit, wider);
 
 	for (k = 0; k < p->nprocs; k++)
 		rows[k] = &p->procs[k];
@@ -203,8 +208,8 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 		if (!flat_shown(r, o))
 			continue;
 		accum += r->self;
-		fprintf(out, "%6.2f %9.2f %8.2f", 100.0 * (double)r->self / total,
-			(double)accum / hz, (double)r->self / hz);
+		fprintf(out, "%6.2f %*.*f %*.*f", 100.0 * (double)r->self / total, 9 + wider, dec,
+			(double)accum / hz, 8 + wider, dec, (double)r->self / hz);
 		if (r->calls != 0)
 			fprintf(out, " %8" PRIu64 " %8.2f %8.2f  ", r->calls,
 				pc.mul * (double)r->self / pc.div / (double)r->calls,

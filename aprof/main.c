@@ -41,6 +41,7 @@ struct options {
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
 	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
+	OPT_DECIMALS,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -69,6 +70,7 @@ static const struct option long_options[] = {
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "decimals", required_argument, NULL, OPT_DECIMALS },
 	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
 	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
 	/* miscellaneous */
@@ -108,6 +110,9 @@ static void usage(FILE *out, int status)
 		"  -b, --brief                         leave out the explanations\n"
 		"  -z, --display-unused-functions      also list routines never called\n"
 		"      --[no-]demangle                 (do not) demangle C++ names\n"
+		"      --decimals=N                    N decimals (1-9) in the value columns;\n"
+		"                                      default: 4 significant digits of the\n"
+		"                                      total, at least 2 (2: gprof's layout)\n"
 		"      --metric=M                      what the reports charge: time (default),\n"
 		"                                      bytes, allocs, kept (bytes never freed),\n"
 		"                                      peak (bytes live at the peak)\n"
@@ -132,6 +137,18 @@ static enum prof_metric parse_metric(const char *name)
 		if (strcmp(name, metric_names[i]) == 0)
 			return (enum prof_metric)i;
 	util_die("unknown metric '%s' (time, bytes, allocs, kept or peak)", name);
+}
+
+
+/* --decimals=N: 1 to 9. */
+static int parse_decimals(const char *text)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (end == text || *end != '\0' || n < 1 || n > 9)
+		util_die("--decimals wants a number from 1 to 9, not '%s'", text);
+	return (int)n;
 }
 
 
@@ -209,6 +226,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_METRIC:
 			o->metric = parse_metric(optarg);
+			break;
+		case OPT_DECIMALS:
+			o->report.decimals = parse_decimals(optarg);
 			break;
 		case OPT_HEAP:
 			o->heap = chosen = 1;

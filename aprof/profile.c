@@ -317,6 +317,23 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 }
 
 
+int profile_decimals(const struct profile *p, int forced)
+{
+	double total = (double)p->total / p->scale;
+	int d = 3; /* digits before the point of a total in [1, 10) leave three */
+
+	if (forced > 0)
+		return forced;
+	if (total <= 0.0)
+		return 2;
+	for (; total >= 10.0 && d > 2; total /= 10.0)
+		d--;
+	for (; total < 1.0 && d < 9; total *= 10.0)
+		d++;
+	return d;
+}
+
+
 const char *profile_noun(const struct profile *p)
 {
 	switch (p->metric) {

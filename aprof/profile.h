@@ -102,6 +102,15 @@ struct profile *profile_build(const struct amon_data *data, const struct symbols
 uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metric);
 
 /*
+** How many decimals P's values need in P->unit: FORCED if positive
+** (--decimals=N), else enough for four significant digits of P->total (a
+** 0.03198 s run prints 0.03198) and never fewer than gprof's two, so a run of
+** 10 s or more (or a total of 100 units or more) prints as gprof does.  At
+** most 9.
+*/
+int profile_decimals(const struct profile *p, int forced);
+
+/*
 ** What P charges, as the noun of gprof's "no time accumulated" and "no time
 ** propagated": "time" for clock ticks, "bytes" for the byte metrics,
 ** "allocations" for --metric=allocs.

@@ -21,6 +21,8 @@ struct report_options {
 	struct symspec graph_only;   /* -qNAME: call-graph entries of these only */
 	struct symspec graph_exclude;/* -QNAME: leave these entries out of the call graph */
 	int charged_only;            /* graph: only what was charged something (mprof's table 4) */
+	int decimals;                /* --decimals=N: decimals of the value columns; 0: as the
+				      * run needs (profile_decimals) */
 };
 
 /*

@@ -90,7 +90,7 @@ static void setup(void)
 }
 
 
-/* The default options with -b: flat profile and call graph. */
+/* The default options with -b and --decimals=2 (gprof's layout): flat profile and call graph. */
 static struct report_options brief_options(void)
 {
 	struct report_options o;
@@ -99,6 +99,7 @@ static struct report_options brief_options(void)
 	o.flat = 1;
 	o.graph = 1;
 	o.brief = 1;
+	o.decimals = 2;
 	return o;
 }
 
