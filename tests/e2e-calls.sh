@@ -21,8 +21,8 @@ expect_eq "parent beta of leaf" "$(graph '^ +[0-9.]+ +[0-9.]+ +35/41 +beta \[')"
 expect_eq "arc main -> alpha" "$(graph '^ +[0-9.]+ +[0-9.]+ +3/3 +alpha \[')" 1
 expect_eq "arc main -> beta" "$(graph '^ +[0-9.]+ +[0-9.]+ +7/7 +beta \[')" 1
 expect_eq "fact called 1+5" "$(graph '^\[[0-9]+\] .* 1\+5 +fact \[')" 1
-expect_eq "fact self-recursion lines" "$(graph '^ {29} {6}5 {13}fact \[')" 2
-expect_eq "main spontaneous" "$(graph '^ {49}<spontaneous>$')" 1
+expect_eq "fact self-recursion lines" "$(graph '^ +5 +fact \[')" 2
+expect_eq "main spontaneous" "$(graph '^ +<spontaneous>$')" 1
 
 # The contexts listing gives the raw counts.
 "$APROF" -S "$top_builddir/tests/s-calls" "$WORK/amon.out" >"$WORK/contexts"
