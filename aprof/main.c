@@ -129,6 +129,25 @@ static void usage(FILE *out, int status)
 }
 
 
+/*
+** --version in the GNU form (GNU Coding Standards, "--version"): name and
+** version, copyright, licence.  GPLv3+ because aprof links GNU libbfd,
+** which is GPLv3+.
+*/
+static void version(void) __attribute__((noreturn));
+
+static void version(void)
+{
+	printf("%s %s\n"
+	       "Copyright (C) 2026 the aprof authors.\n"
+	       "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
+	       PACKAGE_NAME, PACKAGE_VERSION);
+	exit(0);
+}
+
+
 static enum prof_metric parse_metric(const char *name)
 {
 	size_t i;
@@ -242,10 +261,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_HELP:
 			usage(stdout, 0);
 		case 'v':
-			printf("aprof (%s) %s\n"
-			       "Call-graph profiles after J. M. Spivey, \"Fast, accurate call graph "
-			       "profiling\".\n", PACKAGE_NAME, PACKAGE_VERSION);
-			exit(0);
+			version();
 		case ':':
 			util_die("option '%s' needs an argument (try --help)", argv[optind - 1]);
 		default:
