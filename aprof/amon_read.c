@@ -215,6 +215,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->dropped = th.dropped;
 	ti->unmatched = th.unmatched;
 	ti->memory = th.memory;
+	ti->runtime_ticks = th.runtime_ticks;
 	amon_own_costs(&th, ti);
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);

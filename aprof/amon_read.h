@@ -42,6 +42,7 @@ struct amon_thread_info {
 	uint64_t transitions;
 	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
 	uint64_t memory;           /* bytes the runtime mapped for the thread */
+	uint64_t runtime_ticks;    /* sampling: samples in the runtime's own code, in no context */
 	double entry_cost;         /* the runtime's own ticks taken off per interval ending in */
 	double exit_cost;          /* an entry, in an exit, */
 	double heap_cost;          /* and per heap-tracking call (amon_own_costs) */

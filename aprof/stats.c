@@ -41,19 +41,25 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 		d->size, d->nthreads, (double)d->header.total_ticks / d->header.ticks_per_second);
 	/*
 	** Per thread (by id): the runtime's own cost per call and per
-	** heap-tracking call, taken off every context; heap-tracking calls; and
-	** the hooks and heap-tracking calls timed in the run (runtime/thread.h).
+	** heap-tracking call, taken off every context; heap-tracking calls; the
+	** hooks and heap-tracking calls timed in the run (runtime/thread.h); and
+	** in sampling mode the samples that landed in the runtime's own code,
+	** charged to no context, and their share of all the thread's samples.
 	*/
 	for (t = 0; t < d->nthreads; t++) {
 		const struct amon_thread_info *th = &d->threads[t];
-		uint64_t heap_events = 0;
+		uint64_t heap_events = 0, ticks = th->runtime_ticks;
 
-		for (i = 0; i < th->ncontexts; i++)
+		for (i = 0; i < th->ncontexts; i++) {
 			heap_events += th->contexts[i].heap_events;
+			ticks += th->contexts[i].ticks;
+		}
 		fprintf(out, "own-ns-per-call %" PRIu64 " %.2f\nown-ns-per-heap-event %" PRIu64
 			" %.2f\nheap-events %" PRIu64 " %" PRIu64 "\nprobes %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 "\n", th->tid, ns * (th->entry_cost + th->exit_cost),
-			th->tid, ns * th->heap_cost, th->tid, heap_events, th->tid, th->probes[0],
-			th->probes[1], th->probes[2]);
+			" %" PRIu64 " %" PRIu64 "\nruntime-samples %" PRIu64 " %" PRIu64 " %.2f\n",
+			th->tid, ns * (th->entry_cost + th->exit_cost), th->tid, ns * th->heap_cost,
+			th->tid, heap_events, th->tid, th->probes[0], th->probes[1], th->probes[2],
+			th->tid, th->runtime_ticks,
+			ticks ? 100.0 * (double)th->runtime_ticks / (double)ticks : 0.0);
 	}
 }

@@ -23,7 +23,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 3          /* bumped on any incompatible change */
+#define AMON_VERSION 4          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -123,6 +123,9 @@ struct amon_thread {
 	uint64_t heap_probe_ticks;   /* their ticks, summed */
 	uint64_t memory;        /* bytes of the thread's contexts, histories, heap counters
 				   and transition table (Spivey's "profiling memory") */
+	uint64_t runtime_ticks; /* sampling: samples that landed while the thread ran the
+				   runtime's own code (a hook, heap tracking, start-up, the
+				   writer), in no context's ticks; 0 with other clocks */
 	uint32_t flags;         /* AMON_THREAD_* */
 	uint32_t pad;           /* zero */
 };

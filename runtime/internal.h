@@ -9,12 +9,25 @@
 ** its own hooks, whatever CFLAGS the user builds it with (GCC places
 ** -finstrument-functions after our per-target flags, so a flag alone cannot
 ** guarantee it).  Everything is hidden but the hooks and the <aprof.h> API.
+** Every runtime function is also placed in one section, aprof_text, whose
+** bounds the linker gives (APROF_IN_RUNTIME), so the sampling handler can tell
+** a sample that landed in the runtime's own code (sample.c), whether
+** libaprof is a shared object or linked into the program.
 */
-#define APROF_NOINSTR __attribute__((no_instrument_function))
+#define APROF_NOINSTR __attribute__((no_instrument_function, section("aprof_text")))
 #define APROF_HIDDEN __attribute__((visibility("hidden")))
 #define APROF_API __attribute__((visibility("default"))) APROF_NOINSTR
 #define APROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define APROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* The bounds of section aprof_text, from the linker (GNU ld's __start_SECTION). */
+extern const char __start_aprof_text[] __attribute__((visibility("hidden")));
+extern const char __stop_aprof_text[] __attribute__((visibility("hidden")));
+
+/* 1 if code address PC is the runtime's own (a function marked APROF_NOINSTR). */
+#define APROF_IN_RUNTIME(pc) \
+	((uintptr_t)(pc) - (uintptr_t)__start_aprof_text < \
+	 (uintptr_t)(__stop_aprof_text - __start_aprof_text))
 
 /*
 ** A counter or field that the exit writer may read while its owning thread

@@ -3,6 +3,8 @@
 ** to the current context per signal.  The handler is async-signal-safe: it
 ** reads the thread's current context (a pointer the hooks replace with one
 ** store) and adds one to its ticks, which in this mode only it touches.
+** A sample that lands in the runtime's own work is the profiler's time, not
+** the program's: it goes to the thread's runtime_ticks (amon.out, --stats).
 */
 #include <config.h>
 
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "clock.h"
 #include "sample.h"
@@ -22,9 +25,27 @@
 #define SAMPLE_SIGNAL SIGPROF
 
 
+/* The address the signal interrupted, from its context UC; 0 where unknown. */
+APROF_NOINSTR static uintptr_t interrupted_pc(const void *uc)
+{
+#if defined(__x86_64__)
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
+
 /*
 ** One expiry, or more: CPU-time timers are checked at the scheduler's tick,
 ** so a short period expires several times per signal (si_overrun more).
+** The runtime's own work is the interrupted code in section aprof_text (a
+** hook from its first instruction, heap tracking) or anything run while the
+** guard is set (the runtime calling libc: start-up, allocating for itself,
+** the writer).
 */
 APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 {
@@ -33,9 +54,12 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 	uint64_t n = 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
 
 	(void)sig;
-	(void)uc;
 	if (t == NULL)
 		return;
+	if (aprof_busy || APROF_IN_RUNTIME(interrupted_pc(uc))) {
+		APROF_ADD(t->runtime_ticks, n);
+		return;
+	}
 	c = __atomic_load_n(&t->cur, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->ticks, c->ticks + n, __ATOMIC_RELAXED);
 }

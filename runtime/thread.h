@@ -62,6 +62,7 @@ struct aprof_thread {
 	uint64_t resyncs;                /* entries popped because their exit never came */
 	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
 	uint64_t unmatched;              /* exits that matched no entry */
+	uint64_t runtime_ticks;          /* sampling: samples in the runtime's own work (sample.c) */
 	uint32_t heap_probe;             /* heap-tracking calls until the next one timed */
 	struct aprof_probes probes;      /* the in-run probes */
 	struct aprof_machine machine;    /* contexts and transitions */

@@ -243,6 +243,7 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.resyncs = APROF_GET(t->resyncs);
 	th.dropped = APROF_GET(t->dropped);
 	th.unmatched = APROF_GET(t->unmatched);
+	th.runtime_ticks = APROF_GET(t->runtime_ticks);
 	th.exit_ticks = aprof_hook_cost.exit;
 	th.entry_ticks = aprof_hook_cost.entry;
 	th.entry_probe_base = aprof_hook_cost.probe_entry;
@@ -334,7 +335,8 @@ APROF_NOINSTR static int write_profile(void)
 	uint64_t now;
 	uint32_t crc;
 
-	if (self != NULL) {
+	/* Sampling charges no interval: only samples count (a clock read there is in ns). */
+	if (self != NULL && aprof_clock_kind != AMON_CLOCK_SAMPLE) {
 		now = aprof_clock_read();
 		self->cur->ticks += now - self->last;
 		self->last = now;

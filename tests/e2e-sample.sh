@@ -1,0 +1,27 @@
+#!/bin/sh
+# e2e-sample.sh -- sampling mode (APROF_CLOCK=sample), tests/s-sample.c: a
+# sample outside the runtime goes to the current context, exactly (100
+# SIGPROFs raised in raised(), at APROF_HZ=1 so the timer adds none); calls
+# are exact as with the cycle counter; samples that land in the runtime's own
+# code are counted apart (--stats "runtime-samples tid n share"), never in a
+# context.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+exe="$top_builddir/tests/s-sample"
+(cd "$WORK" && APROF_CLOCK=sample APROF_HZ=1 APROF_OUT="$WORK/amon.out" "$exe" raise >"$WORK/stdout")
+"$APROF" -b -p "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "flat calls raised" "$(flat_calls raised)" 1
+expect_eq "raised's self seconds (100 samples of 1 s)" \
+	"$(awk '$NF == "raised" { print $3 }' "$WORK/report")" 100.00
+"$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "runtime samples" "$(awk '$1 == "runtime-samples" { print $3, $4 }' "$WORK/stats")" "0 0.00"
+
+# Hooks around about as much work of the program's for 0.3 s: of the run's
+# samples, some land in the hooks and some in leaf.
+(cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/amon.out" "$exe" spin >"$WORK/stdout")
+"$APROF" -b -p "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "flat calls leaf" "$(flat_calls leaf)" "$(cat "$WORK/stdout")"
+"$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "samples in the runtime, and in the program" \
+	"$(awk '$1 == "runtime-samples" { print ($3 > 0 && $4 > 0 && $4 < 100) ? "both" : $3 " " $4 }' "$WORK/stats")" both
+finish
