@@ -80,4 +80,15 @@ for metric in bytes allocs kept peak; do
 done
 "$APROF" -b "$exe" "$WORK/off/amon.out" >"$WORK/report" || fail "APROF_HEAP=0: aprof (time) failed"
 expect_eq "APROF_HEAP=0: time profile: before calls" "$(flat_calls before)" 1
+# Sampling: a dump or the write at exit charges the current context no clock
+# time, whose units are not samples.  At APROF_HZ=1 this run, far shorter
+# than a second of CPU time, takes no sample at all: every context has 0.
+mkdir "$WORK/sample"
+(cd "$WORK/sample" && APROF_CLOCK=sample APROF_HZ=1 APROF_OUT="$WORK/sample/amon.out" "$exe" dump \
+	>/dev/null) || fail "sample: exited $?"
+for f in snapshot.out amon.out; do
+	contexts "$exe" "$WORK/sample/$f"
+	expect_eq "sample at 1 Hz: $f: contexts with time" \
+		"$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $4 + 0 != 0' "$WORK/contexts" | wc -l)" 0
+done
 finish
