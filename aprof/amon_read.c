@@ -384,6 +384,32 @@ struct amon_data *amon_read(const char *path)
 }
 
 
+int amon_is_profile(const char *path)
+{
+	char magic[AMON_MAGIC_SIZE];
+	FILE *f = fopen(path, "rb");
+	int is;
+
+	if (f == NULL)
+		return 0;
+	is = fread(magic, 1, sizeof magic, f) == sizeof magic &&
+	     memcmp(magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0;
+	fclose(f);
+	return is;
+}
+
+
+const struct amon_module_info *amon_module_of(const struct amon_data *d, uint64_t addr)
+{
+	int k;
+
+	for (k = 0; k < d->nmodules; k++)
+		if (addr >= d->modules[k].start && addr < d->modules[k].end)
+			return &d->modules[k];
+	return NULL;
+}
+
+
 void amon_free(struct amon_data *d)
 {
 	int k;

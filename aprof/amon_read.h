@@ -91,6 +91,15 @@ struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name
 */
 void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti);
 
+/*
+** True if the file PATH begins with amon.out's magic: how -s tells an
+** optional executable from the profiles after it.
+*/
+int amon_is_profile(const char *path);
+
+/* The module of D whose executable mapping holds run-time address ADDR, or NULL. */
+const struct amon_module_info *amon_module_of(const struct amon_data *d, uint64_t addr);
+
 /* Frees D and all it holds. */
 void amon_free(struct amon_data *d);
 

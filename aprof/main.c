@@ -2,26 +2,38 @@
 ** main.c -- aprof: read amon.out and print gprof-format reports whose times
 ** are exact per context (J. M. Spivey, "Fast, accurate call graph
 ** profiling").  The pipeline, one stage per module, as gprof's main:
-** options -> amon_read -> symbols_load -> select_contexts -> profile_build
-** -> reports.  Every stage after the selection reads its filtered contexts.
+** options -> amon_read (several files: sum_profiles) -> symbols_load ->
+** select_contexts -> profile_build -> reports or an export.  Every stage
+** after the selection reads its filtered contexts.
 */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aprof/amon_read.h"
+#include "aprof/amon_write.h"
+#include "aprof/callgrind.h"
 #include "aprof/contexts.h"
+#include "aprof/diff.h"
+#include "aprof/dot.h"
+#include "aprof/folded.h"
+#include "aprof/json.h"
 #include "aprof/mprof.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
 #include "aprof/select.h"
 #include "aprof/stats.h"
+#include "aprof/sum.h"
 #include "aprof/symbols.h"
 #include "aprof/threads.h"
 #include "aprof/util.h"
+
+/* What is written (--format): gprof's reports or an export. */
+enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON };
 
 /* Everything the command line says. */
 struct options {
@@ -34,18 +46,27 @@ struct options {
 	int heap;                /* --heap: mprof's tables */
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
 	int demangle;            /* --[no-]demangle */
-	const char *exe;         /* default a.out, as gprof */
-	const char *amon;        /* default amon.out */
+	enum format format;      /* --format */
+	const char *output;      /* -o: the output file (NULL: standard output; -s: amon.sum) */
+	int sum;                 /* -s: write the profiles' sum */
+	const char *diff;        /* --diff=OLD: the old profile */
+	const char *diff_exe;    /* --diff-executable: OLD's program (default: exe) */
+	const char *exe;         /* default a.out, as gprof; NULL for -s without one */
+	const char **amon;       /* the profiles, summed; default amon.out */
+	int namon;
 };
 
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
 	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
-	OPT_DECIMALS,
+	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE,
 };
 
 /* --metric names, in enum prof_metric order. */
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
+
+/* --format names, in enum format order. */
+static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json" };
 
 /* --heap-verbosity names, in enum mprof_verbosity order. */
 static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
@@ -73,6 +94,12 @@ static const struct option long_options[] = {
 	{ "decimals", required_argument, NULL, OPT_DECIMALS },
 	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
 	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
+	/* exports, sums and differences */
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "sum", no_argument, NULL, 's' },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "diff-executable", required_argument, NULL, OPT_DIFF_EXE },
 	/* miscellaneous */
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'v' },
@@ -85,9 +112,11 @@ static void usage(FILE *out, int status) __attribute__((noreturn));
 static void usage(FILE *out, int status)
 {
 	fprintf(out,
-		"Usage: aprof [options] [executable [amon.out]]\n"
+		"Usage: aprof [options] [executable [amon.out...]]\n"
+		"       aprof -s [executable] amon.out...\n"
 		"Print a call-graph profile from amon.out, written by a program built with\n"
 		"gcc -finstrument-functions and linked with -laprof.  Defaults: a.out, amon.out.\n"
+		"Several amon.out files (of one executable) are reported as their sum.\n"
 		"\n"
 		"  -p[NAME], --flat-profile[=NAME]     print the flat profile (of NAME only)\n"
 		"  -P[NAME], --no-flat-profile[=NAME]  no flat profile (leave NAME out of it)\n"
@@ -119,6 +148,20 @@ static void usage(FILE *out, int status)
 		"      --heap-verbosity=V              --heap's bins and leaks: normal (default),\n"
 		"                                      verbose or terse, as mprof's\n"
 		"      --no-leaks                      --heap without the leak table\n"
+		"\n"
+		"Exports, sums and differences:\n"
+		"      --format=F                      write F instead of the reports: gprof\n"
+		"                                      (default), callgrind (KCachegrind,\n"
+		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
+		"                                      dot (Graphviz) or json (doc/aprof-json.md)\n"
+		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
+		"  -s, --sum                           write the sum of the amon.out files to\n"
+		"                                      amon.sum (or -o FILE), itself an amon.out\n"
+		"      --diff=OLD                      what changed from profile OLD: per routine\n"
+		"                                      and per arc, new minus old; with\n"
+		"                                      --format=folded, flamegraph.pl's two columns\n"
+		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
+		"\n"
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
@@ -159,6 +202,17 @@ static enum prof_metric parse_metric(const char *name)
 }
 
 
+static enum format parse_format(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
+		if (strcmp(name, format_names[i]) == 0)
+			return (enum format)i;
+	util_die("unknown format '%s' (gprof, callgrind, folded, dot or json)", name);
+}
+
+
 /* --decimals=N: 1 to 9. */
 static int parse_decimals(const char *text)
 {
@@ -189,7 +243,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->demangle = 1;
 	opterr = 0; /* our own one-line message below */
-	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:o:s", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->report.flat = chosen = 1;
@@ -258,6 +312,21 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_LEAKS:
 			o->mprof.no_leaks = 1;
 			break;
+		case OPT_FORMAT:
+			o->format = parse_format(optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 's':
+			o->sum = 1;
+			break;
+		case OPT_DIFF:
+			o->diff = optarg;
+			break;
+		case OPT_DIFF_EXE:
+			o->diff_exe = optarg;
+			break;
 		case OPT_HELP:
 			usage(stdout, 0);
 		case 'v':
@@ -276,21 +345,30 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->report.flat = 0;
 	if (no_graph)
 		o->report.graph = 0;
-	o->exe = optind < argc ? argv[optind++] : "a.out";
-	o->amon = optind < argc ? argv[optind++] : "amon.out";
-	if (optind < argc)
-		util_die("too many arguments: '%s' (one executable, one amon.out; try --help)",
-			 argv[optind]);
+	/* -s's executable is optional: a first argument that is a profile is not one. */
+	o->exe = o->sum && (optind == argc || amon_is_profile(argv[optind])) ? NULL
+		 : optind < argc ? argv[optind++] : "a.out";
+	o->amon = (const char **)argv + optind;
+	o->namon = argc - optind;
+	if (o->namon == 0) {
+		static const char *default_amon[] = { "amon.out" };
+
+		o->amon = default_amon;
+		o->namon = 1;
+	}
+	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED)
+		util_die("--diff writes the gprof or the folded format, not %s",
+			 format_names[o->format]);
 }
 
 
 /* Starts a section on a new page ("\f") unless it is the first printed. */
-static void new_page(const struct options *o)
+static void new_page(FILE *out, const struct options *o)
 {
 	static int printed;
 
 	if (printed++ > 0 || o->report.flat || o->report.graph)
-		fputs("\f\n", stdout);
+		fputs("\f\n", out);
 }
 
 
@@ -308,47 +386,137 @@ static void check_symspecs(const struct options *o, const struct symbols *syms)
 }
 
 
+/* The profile of the N files PATHS: the one read, or their sum. */
+static struct amon_data *read_profiles(const char *const *paths, int n)
+{
+	struct amon_data **d = xmalloc((size_t)n * sizeof d[0]), *s;
+	int k;
+
+	for (k = 0; k < n; k++)
+		d[k] = amon_read(paths[k]);
+	if (n == 1) {
+		s = d[0];
+	} else {
+		s = sum_profiles(d, n);
+		for (k = 0; k < n; k++)
+			amon_free(d[k]);
+	}
+	free(d);
+	return s;
+}
+
+
+/*
+** --format=callgrind: the --metric's profile P first, then time and, when D
+** has heap data, the heap metrics (bytes, allocs, kept), each once.
+*/
+static void write_callgrind(FILE *out, const struct options *o, const struct amon_data *d,
+			    const struct symbols *syms, struct profile *p)
+{
+	static const enum prof_metric events[] = { PROF_TIME, PROF_BYTES, PROF_ALLOCS, PROF_KEPT };
+	struct profile *ps[1 + sizeof events / sizeof events[0]];
+	size_t e, n = (d->heap.flags & AMON_HEAP_ON) ? sizeof events / sizeof events[0] : 1;
+	int np = 0;
+
+	ps[np++] = p;
+	for (e = 0; e < n; e++)
+		if (events[e] != p->metric)
+			ps[np++] = profile_build(d, syms, events[e]);
+	callgrind_write(out, o->exe, d, ps, np);
+}
+
+
+/* The reports O selects, in order, each after the first on a new page, as gprof's. */
+static void write_reports(FILE *out, const struct options *o, const struct amon_data *data,
+			  const struct symbols *syms, const struct profile *prof)
+{
+	if (threads_notes(out, data) > 0)
+		fputc('\n', out);
+	if (o->report.flat || o->report.graph)
+		report_gprof(out, prof, &o->report);
+	if (o->heap) {
+		new_page(out, o);
+		mprof_print(out, data, syms, o->metric == PROF_BYTES ? prof
+			    : profile_build(data, syms, PROF_BYTES), &o->mprof);
+	}
+	if (o->threads) {
+		new_page(out, o);
+		threads_print(out, data, syms, o->metric, &o->report);
+	}
+	if (o->contexts) {
+		new_page(out, o);
+		contexts_print(out, data, syms);
+	}
+	if (o->stats) {
+		new_page(out, o);
+		stats_print(out, data, o->metric == PROF_TIME ? prof
+			    : profile_build(data, syms, PROF_TIME));
+	}
+}
+
+
+/*
+** --diff=OLD: OLD's profile (of --diff-executable or the same program),
+** through the same selection, against PROF.
+*/
+static void write_diff(FILE *out, const struct options *o, const struct profile *prof,
+		       const struct amon_data *data)
+{
+	const char *exe = o->diff_exe != NULL ? o->diff_exe : o->exe;
+	struct amon_data *old_run = amon_read(o->diff), *old_d;
+	struct symbols *old_s = symbols_load(old_run, exe, o->demangle);
+
+	if (o->metric != PROF_TIME && !(old_run->heap.flags & AMON_HEAP_ON))
+		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o->diff);
+	old_d = select_contexts(old_run, old_s, &o->select);
+	if (o->format == FORMAT_FOLDED)
+		folded_diff(out, old_d, profile_build(old_d, old_s, o->metric), data, prof);
+	else
+		diff_print(out, profile_build(old_d, old_s, o->metric), prof);
+}
+
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct amon_data *run, *data;
 	struct symbols *syms;
 	struct profile *prof;
+	FILE *out = stdout;
 
 	parse_options(argc, argv, &o);
-	run = amon_read(o.amon);
+	run = read_profiles(o.amon, o.namon);
+	if (o.sum) {
+		/* The executable, if named, must be the one that wrote the profiles. */
+		if (o.exe != NULL)
+			symbols_load(run, o.exe, o.demangle);
+		amon_write(run, o.output != NULL ? o.output : "amon.sum");
+		return 0;
+	}
 	syms = symbols_load(run, o.exe, o.demangle);
 	if ((o.metric != PROF_TIME || o.heap) && !(run->heap.flags & AMON_HEAP_ON))
-		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o.amon);
+		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", run->path);
 	check_symspecs(&o, syms);
 	data = select_contexts(run, syms, &o.select);
-	if (select_print_share(stdout, run, data, &o.select, o.metric) == 0)
+	if (o.output != NULL && (out = fopen(o.output, "w")) == NULL)
+		util_die("%s: cannot write: %s", o.output, strerror(errno));
+	/* The share -F or -E kept heads the text reports; an export stays in its format. */
+	if (o.format == FORMAT_GPROF && select_print_share(out, run, data, &o.select, o.metric) == 0)
 		return 0; /* the focus kept nothing: the line says so */
 	prof = profile_build(data, syms, o.metric);
-	/* Sections in order, each after the first on a new page, as gprof's. */
-	if (threads_notes(stdout, data) > 0)
-		putchar('\n');
-	if (o.report.flat || o.report.graph)
-		report_gprof(stdout, prof, &o.report);
-	if (o.heap) {
-		new_page(&o);
-		mprof_print(stdout, data, syms, o.metric == PROF_BYTES ? prof
-			    : profile_build(data, syms, PROF_BYTES), &o.mprof);
-	}
-	if (o.threads) {
-		new_page(&o);
-		threads_print(stdout, data, syms, o.metric, &o.report);
-	}
-	if (o.contexts) {
-		new_page(&o);
-		contexts_print(stdout, data, syms);
-	}
-	if (o.stats) {
-		new_page(&o);
-		stats_print(stdout, data, o.metric == PROF_TIME ? prof
-			    : profile_build(data, syms, PROF_TIME));
-	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		util_die("error writing the report");
+	if (o.diff != NULL)
+		write_diff(out, &o, prof, data);
+	else if (o.format == FORMAT_CALLGRIND)
+		write_callgrind(out, &o, data, syms, prof);
+	else if (o.format == FORMAT_FOLDED)
+		folded_write(out, data, prof);
+	else if (o.format == FORMAT_DOT)
+		dot_write(out, prof);
+	else if (o.format == FORMAT_JSON)
+		json_write(out, o.exe, data, prof);
+	else
+		write_reports(out, &o, data, syms, prof);
+	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0))
+		util_die("error writing %s", o.output != NULL ? o.output : "the report");
 	return 0;
 }

@@ -15,13 +15,6 @@
 #include "aprof/profile.h"
 #include "aprof/util.h"
 
-/* Addresses seen in histories, sorted, each with its routine. */
-struct addr_map {
-	uint64_t *addr;
-	int *proc;
-	size_t n;
-};
-
 /* Arcs by (from, to): open addressing, a power-of-two table kept half empty. */
 struct arc_table {
 	struct prof_arc **slot;
@@ -311,8 +304,7 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 		p->cycles[c].child -= p->cycles[c].self;
 	free(seen);
 	free(arcs.slot);
-	free(map.addr);
-	free(map.proc);
+	p->map = map;
 	return p;
 }
 
@@ -344,6 +336,38 @@ const char *profile_noun(const struct profile *p)
 	default:
 		return "bytes";
 	}
+}
+
+
+/* V, a value of P's metric (or a sum of them), in export units, rounded. */
+static uint64_t export_units(const struct profile *p, long double v)
+{
+	return p->metric == PROF_TIME ? (uint64_t)(v * 1e9L / (long double)p->scale + 0.5L)
+				      : (uint64_t)v;
+}
+
+
+uint64_t profile_export(const struct profile *p, uint64_t v, uint64_t *running)
+{
+	uint64_t before;
+
+	if (running == NULL)
+		return export_units(p, v);
+	before = export_units(p, *running);
+	*running += v;
+	return export_units(p, *running) - before;
+}
+
+
+const char *profile_export_unit(const struct profile *p)
+{
+	return p->metric == PROF_TIME ? "ns" : p->metric == PROF_ALLOCS ? "allocs" : "bytes";
+}
+
+
+int profile_routine(const struct profile *p, uint64_t addr)
+{
+	return map_lookup(&p->map, AMON_ADDR(addr));
 }
 
 

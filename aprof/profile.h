@@ -77,6 +77,13 @@ enum prof_metric {
 	PROF_PEAK,    /* heap bytes live at the run's peak */
 };
 
+/* Addresses seen in histories, sorted, each with its routine (profile_routine). */
+struct addr_map {
+	uint64_t *addr;
+	int *proc;
+	size_t n;
+};
+
 /* The whole analysed profile.  Values are in the metric's units (ticks, bytes, allocations). */
 struct profile {
 	struct prof_proc *procs;
@@ -88,6 +95,7 @@ struct profile {
 	const char *unit;          /* the shown unit, plural: "seconds", "bytes", "Kbytes"... */
 	uint64_t total;            /* charged to routines: the sum of every self */
 	uint64_t root;             /* charged while no instrumented routine was active */
+	struct addr_map map;       /* history address -> routine */
 };
 
 /*
@@ -116,6 +124,25 @@ int profile_decimals(const struct profile *p, int forced);
 ** "allocations" for --metric=allocs.
 */
 const char *profile_noun(const struct profile *p);
+
+/*
+** The routine (index into P->procs) of history entry ADDR (its mark
+** ignored), which must be an address of the profile's contexts: the
+** exports name histories' entries with it.
+*/
+int profile_routine(const struct profile *p, uint64_t addr);
+
+/*
+** V, a value of P's metric, in the exports' whole units (profile_export_unit):
+** nanoseconds for time, bytes or allocations as they are.  With RUNNING
+** (the sum of the values converted so far, 0 at first), the running sum is
+** rounded instead of V, so the converted values add up exactly to the
+** converted total.
+*/
+uint64_t profile_export(const struct profile *p, uint64_t v, uint64_t *running);
+
+/* The exports' unit of P's metric: "ns", "bytes" or "allocs". */
+const char *profile_export_unit(const struct profile *p);
 
 /* The arc FROM -> TO in P, or NULL. */
 struct prof_arc *profile_arc(const struct profile *p, int from, int to);

@@ -53,5 +53,8 @@ cp "$WORK/out" "$WORK/report"
 expect_eq "stripped: leaf by address" "$(flat_calls "0x$leaf in s-calls")" 41
 rejects "unknown long option" "unknown option '--bogus'" --bogus "$exe" "$good"
 rejects "unknown short option" "unknown option '-j'" -j "$exe" "$good"
-rejects "too many arguments" "too many arguments" "$exe" "$good" extra
+rejects "a missing profile among several" "extra: No such file or directory" "$exe" "$good" extra
+rejects "unknown format" "unknown format 'svg'" --format=svg "$exe" "$good"
+rejects "--diff to dot" "--diff writes the gprof or the folded format" --diff="$good" --format=dot \
+	"$exe" "$good"
 finish

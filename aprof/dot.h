@@ -1,0 +1,22 @@
+/*
+** dot.h -- --format=dot: the call graph for Graphviz (doc/aprof.1, EXPORTS).
+*/
+#ifndef APROF_APROF_DOT_H
+#define APROF_APROF_DOT_H
+
+#include <stdio.h>
+
+#include "aprof/profile.h"
+
+/*
+** Writes P's call graph as a dot digraph (UTF-8): one box per routine
+** labelled with its name, total share (self + child) and self share of P's
+** total and its calls; one edge per arc labelled with the arc's exact value
+** (outgoing self1 + child1, in P's unit) and share, and its call count.
+** Colours and pen widths follow the shares as gprof2dot's "color" theme;
+** each gprof cycle is a dashed cluster "<cycle N>" around its members.
+** Nothing is pruned here: the selection options prune the profile.
+*/
+void dot_write(FILE *out, const struct profile *p);
+
+#endif /* APROF_APROF_DOT_H */

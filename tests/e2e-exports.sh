@@ -1,0 +1,114 @@
+#!/bin/sh
+# e2e-exports.sh -- the exports read by their real readers (issue 11, tests
+# 1 to 4): callgrind_annotate (valgrind) reads --format=callgrind with no
+# complaint, with aprof's totals; folded stacks add up to the metric's total
+# with one line per context path and the 9:1 case exact; dot -Tsvg
+# (graphviz) renders the graph of every test program; python3's json loads
+# --format=json, whose contexts, arcs and totals match -S and the call graph.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+J="$top_builddir/tests/s-jobs"
+profile s-jobs abc
+"$APROF" -b "$J" "$WORK/amon.out" >"$WORK/report"
+contexts "$J" "$WORK/amon.out"
+heap_totals "$J" "$WORK/amon.out"
+
+# flat_unit: ns per unit of the flat profile's per-call columns (us/call: 1000).
+flat_unit() {
+	awk '/^Flat profile/ { f = 1 } f && $1 == "time" && $2 == "seconds" { u = $6
+		sub(/\/call$/, "", u); print u == "s" ? 1000000000 : u == "ms" ? 1000000 : u == "us" ? 1000 : 1
+		exit }' \
+		"$WORK/report"
+}
+
+# flat_total NAME: NAME's total (self + children) in ns from the flat
+# profile: its "total X/call" times its calls.
+flat_total() {
+	awk -v n="$1" -v u="$(flat_unit)" '/^Flat profile/ { f = 1 } /^\f/ { f = 0 }
+		f && NF >= 7 && $4 ~ /^[0-9]+$/ && $7 == n { printf "%.0f\n", $6 * $4 * u }' "$WORK/report"
+}
+
+# ---- 1. callgrind: callgrind_annotate's totals are aprof's ----
+"$APROF" --format=callgrind -o "$WORK/cg.out" "$J" "$WORK/amon.out"
+# cga [OPTIONS]: callgrind_annotate's function lines as "NAME NS BYTES"
+# (percentages and commas gone; the program's line named PROGRAM).
+cga() {
+	callgrind_annotate --auto=no --threshold=100 "$@" "$WORK/cg.out" 2>"$WORK/cga.err" |
+		awk '/^ *[0-9,]+ / { gsub(/\([^)]*\)/, ""); gsub(/,/, ""); name = $5
+			sub(/^\?\?\?:/, "", name); print name, $1, $2 }'
+}
+
+# near WHAT GOT WANT SLACK: |GOT - WANT| <= SLACK.
+near() {
+	if awk -v g="$2" -v w="$3" -v s="$4" 'BEGIN { d = g - w; exit !(d <= s && -d <= s) }'
+	then echo "ok: $1 = $2 (want $3 within $4)"; else fail "$1: got '$2', want $3 within $4"; fi
+}
+cga >"$WORK/cga"
+expect_eq "callgrind_annotate complaints" "$(cat "$WORK/cga.err")" ""
+program_ns=$(awk '$1 == "PROGRAM" { print $2 }' "$WORK/cga")
+unit=$(flat_unit)
+# The flat profile rounds per-call values to 0.01 of its unit.
+near "callgrind program total (ns)" "$program_ns" "$(flat_total main)" "$((unit / 200 + 1))"
+expect_eq "callgrind program bytes" "$(awk '$1 == "PROGRAM" { print $3 }' "$WORK/cga")" \
+	"$(heap_total bytes)"
+cga --inclusive=yes >"$WORK/cga-incl"
+for f in main run big small share fact keep; do
+	calls=$(flat_calls "$f")
+	near "callgrind inclusive $f (ns)" \
+		"$(awk -v n="$f" '$1 == n { print $2 }' "$WORK/cga-incl")" "$(flat_total "$f")" \
+		"$((unit * calls / 200 + 1))"
+	expect_eq "callgrind inclusive $f (bytes)" \
+		"$(awk -v n="$f" '$1 == n { print $3 }' "$WORK/cga-incl")" "$(heap_proc "$f" bytes+)"
+done
+
+# ---- 2. folded: one line per context path, values adding up to the total ----
+"$APROF" --format=folded "$J" "$WORK/amon.out" >"$WORK/folded"
+expect_eq "folded ns add up to callgrind's total" \
+	"$(awk '{ s += $NF } END { printf "%.0f\n", s }' "$WORK/folded")" "$program_ns"
+# The paths -S lists (marks dropped, root left out), each once.
+awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5 { x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x)
+	if (x == "<no routine active>") next; gsub(/[()]/, "", x); gsub(/ > /, ";", x); print x }' \
+	"$WORK/contexts" | sort -u >"$WORK/paths"
+expect_eq "folded paths are -S's" "$(sed 's/ [0-9]*$//' "$WORK/folded" | sort)" "$(cat "$WORK/paths")"
+# Each path's time is its context's (-S, in microseconds).
+awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5 { x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x)
+	gsub(/ > /, ";", x); print x, $4 }' "$WORK/contexts" >"$WORK/seconds"
+for path in 'main;run;big;share' 'main;run;small;share'; do
+	within "folded $path (ns)" "$(awk -v p="$path" '$1 == p { print $2 }' "$WORK/folded")" \
+		"$(awk -v p="$path" '$1 == p { printf "%.0f\n", $2 * 1e9 }' "$WORK/seconds")" 0.01
+done
+"$APROF" --format=folded --metric=bytes "$J" "$WORK/amon.out" >"$WORK/folded-bytes"
+fb() { awk -v p="$1" '$1 == p { print $2 }' "$WORK/folded-bytes"; }
+expect_eq "folded bytes share under big" "$(fb 'main;run;big;share')" 9000
+expect_eq "folded bytes share under small" "$(fb 'main;run;small;share')" 1000
+expect_eq "folded bytes keep" "$(fb 'main;run;keep')" 192
+expect_eq "folded bytes add up" "$(awk '{ s += $2 } END { print s }' "$WORK/folded-bytes")" \
+	"$(heap_total bytes)"
+
+# ---- 4. json: contexts, arcs and totals against -S and the call graph ----
+"$APROF" --format=json "$J" "$WORK/amon.out" >"$WORK/json"
+if python3 "$top_srcdir/tests/json-check.py" "$WORK/json" "$WORK/contexts" "$WORK/report"; then
+	echo "ok: json matches -S and the call graph"
+else
+	fail "json against -S and the call graph"
+fi
+
+# ---- 3. every test program's exports: dot -Tsvg renders, the others load ----
+for prog in "$top_builddir"/tests/s-*; do
+	case "$prog" in *.*) continue ;; esac
+	[ -f "$prog" ] && [ -x "$prog" ] || continue
+	name=${prog##*/}
+	rm -f "$WORK"/amon.out*
+	(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$prog" >/dev/null 2>&1) || :
+	[ -f "$WORK/amon.out" ] || { fail "$name wrote no amon.out"; continue; }
+	"$APROF" --format=dot -o "$WORK/graph.dot" "$prog" "$WORK/amon.out" 2>/dev/null &&
+		dot -Tsvg "$WORK/graph.dot" >"$WORK/graph.svg" && grep -q '<svg' "$WORK/graph.svg" ||
+		fail "dot -Tsvg on $name's export"
+	"$APROF" --format=json "$prog" "$WORK/amon.out" 2>/dev/null |
+		python3 -c 'import json, sys; json.load(sys.stdin)' || fail "json of $name"
+	"$APROF" --format=callgrind -o "$WORK/cg.out" "$prog" "$WORK/amon.out" 2>/dev/null &&
+		callgrind_annotate --auto=no "$WORK/cg.out" >/dev/null 2>"$WORK/cga.err" &&
+		[ ! -s "$WORK/cga.err" ] || fail "callgrind_annotate on $name's export"
+done
+echo "ok: exports of every test program"
+finish
