@@ -146,6 +146,8 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 			(*c)[*n].source.obj = obj;
 			(*c)[*n].source.section = s->section;
 			(*c)[*n].source.offset = bfd_asymbol_value(s) - bfd_section_vma(s->section);
+			(*c)[*n].source.file = NULL;
+			(*c)[*n].source.looked = 0;
 			(*n)++;
 			added++;
 		}
