@@ -4,7 +4,10 @@
 ** by KCachegrind, callgrind_annotate and gprof2dot -f callgrind.  Written
 ** the way their parsers demand (doc/aprof.1, EXPORTS): "positions: line"
 ** with position 0, whole numbers and single spaces only, summary: right
-** after events:, totals: last, fl= before every fn=, cob=/cfi= on every call.
+** after events:, totals: last, fl= before every fn=, cob=/cfi= on a call
+** to another object or file only (a callee without them is in the caller's:
+** callgrind_annotate takes the current directory off fl= names, not off
+** cfi= names, so a cfi= repeating the caller's file made a second routine).
 */
 #include <config.h>
 
@@ -110,8 +113,10 @@ void callgrind_write(FILE *out, const char *exe, const struct amon_data *d,
 		fputc('\n', out);
 		/* Calls: each arc's exact count and inclusive cost, the outgoing self1 + child1. */
 		for (a = p->procs[r].out; a != NULL; a = a->next_out) {
-			put_name(out, "cob", &obs, object_of(p, a->to, d));
-			put_name(out, "cfi", &fls, file_of(p, a->to));
+			if (strcmp(object_of(p, a->to, d), object_of(p, r, d)) != 0)
+				put_name(out, "cob", &obs, object_of(p, a->to, d));
+			if (strcmp(file_of(p, a->to), file_of(p, r)) != 0)
+				put_name(out, "cfi", &fls, file_of(p, a->to));
 			put_name(out, "cfn", &fns, p->procs[a->to].name);
 			fprintf(out, "calls=%" PRIu64 " 0\n0", a->count);
 			for (e = 0; e < np; e++) {

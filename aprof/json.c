@@ -9,9 +9,13 @@
 
 #include "aprof/json.h"
 
-/* S as a JSON string: '"', '\' and control characters escaped. */
+/* S as a JSON string, '"', '\' and control characters escaped; null if S is NULL. */
 static void put_string(FILE *out, const char *s)
 {
+	if (s == NULL) {
+		fputs("null", out);
+		return;
+	}
 	fputc('"', out);
 	for (; *s != '\0'; s++) {
 		unsigned char ch = (unsigned char)*s;
@@ -115,15 +119,9 @@ static void put_routines(FILE *out, const struct amon_data *d, const struct prof
 		fprintf(out, "%s\n {\"id\":%d,\"name\":", r > 0 ? "," : "", r);
 		put_string(out, f->name);
 		fputs(",\"module\":", out);
-		if (m != NULL)
-			put_string(out, m->path);
-		else
-			fputs("null", out);
+		put_string(out, m != NULL ? m->path : NULL);
 		fputs(",\"file\":", out);
-		if (f->file != NULL)
-			put_string(out, f->file);
-		else
-			fputs("null", out);
+		put_string(out, f->file);
 		fprintf(out, ",\"address\":%" PRIu64 ",\"self\":%" PRIu64 ",\"child\":%"
 			PRIu64 ",\"total\":%" PRIu64 ",\"calls\":%" PRIu64 ",\"recursive\":%" PRIu64
 			",\"cycle\":%d}", f->addr, f->self, f->child, f->self + f->child, f->calls,

@@ -35,7 +35,7 @@ flat_total() {
 cga() {
 	callgrind_annotate --auto=no --threshold=100 "$@" "$WORK/cg.out" 2>"$WORK/cga.err" |
 		awk '/^ *[0-9,]+ / { gsub(/\([^)]*\)/, ""); gsub(/,/, ""); name = $5
-			sub(/^\?\?\?:/, "", name); print name, $1, $2 }'
+			sub(/^[^:]*:/, "", name); print name, $1, $2 }'
 }
 
 # near WHAT GOT WANT SLACK: |GOT - WANT| <= SLACK.
