@@ -82,6 +82,7 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 	th.dropped = ti->dropped;
 	th.unmatched = ti->unmatched;
 	th.memory = ti->memory;
+	th.runtime_ticks = ti->runtime_ticks;
 	th.flags = ti->flags;
 	put_record(b, AMON_TAG_THREAD, length);
 	put(b, &th, sizeof th);

@@ -27,6 +27,13 @@ struct gather {
 };
 
 
+/* V ticks of a clock at RATE times the sum's rate, in the sum's ticks (rounded). */
+static uint64_t rescale(uint64_t v, long double rate)
+{
+	return (uint64_t)((long double)v * rate + 0.5L);
+}
+
+
 /* True if modules A and B are the same object: equal build-ids, or equal paths without. */
 static int same_module(const struct amon_module_info *a, const struct amon_module_info *b)
 {
@@ -131,6 +138,7 @@ static void gather_thread(struct gather *g, const struct amon_data *s, const str
 
 	if (g->n == 0 && g->items == NULL) {
 		g->info = *ti;
+		g->info.runtime_ticks = rescale(ti->runtime_ticks, rate);
 		g->info.entry_cost = g->info.exit_cost = g->info.heap_cost = 0;
 		memset(g->info.probes, 0, sizeof g->info.probes);
 	} else {
@@ -140,13 +148,14 @@ static void gather_thread(struct gather *g, const struct amon_data *s, const str
 		g->info.dropped += ti->dropped;
 		g->info.unmatched += ti->unmatched;
 		g->info.memory += ti->memory;
+		g->info.runtime_ticks += rescale(ti->runtime_ticks, rate);
 	}
 	g->items = xrealloc(g->items, (g->n + ti->ncontexts + 1) * sizeof g->items[0]);
 	for (i = 0; i < ti->ncontexts; i++) {
 		struct item *it = &g->items[g->n];
 
 		it->c = ti->contexts[i];
-		it->c.ticks = (uint64_t)((long double)it->c.ticks * rate + 0.5L);
+		it->c.ticks = rescale(it->c.ticks, rate);
 		it->history = xmalloc((it->c.depth + 1) * sizeof it->history[0]);
 		for (k = 0; k < it->c.depth; k++)
 			it->history[k] = move(s, d, map, ti->contexts[i].history[k]);
@@ -196,7 +205,7 @@ static void add_heap(struct amon_data *s, const struct amon_data *d, long double
 {
 	struct amon_heap_bin *bins;
 	uint32_t i = 0, j = 0, n = 0;
-	uint64_t peak_ticks = (uint64_t)((long double)d->heap.peak_ticks * rate + 0.5L);
+	uint64_t peak_ticks = rescale(d->heap.peak_ticks, rate);
 
 	s->heap.flags |= d->heap.flags;
 	s->heap.peak_bytes += d->heap.peak_bytes;
@@ -270,7 +279,7 @@ struct amon_data *sum_profiles(struct amon_data *const *d, int n)
 		int *map = xmalloc((size_t)d[f]->nmodules * sizeof map[0]);
 
 		check_same(d[0], d[f]);
-		s->header.total_ticks += (uint64_t)((long double)d[f]->header.total_ticks * rate + 0.5L);
+		s->header.total_ticks += rescale(d[f]->header.total_ticks, rate);
 		for (k = 0; k < d[f]->nmodules; k++)
 			map[k] = place_module(s, &d[f]->modules[k]);
 		if (d[f]->nthreads > s->nthreads) {
