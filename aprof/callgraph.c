@@ -187,12 +187,41 @@ static int called_from_outside(const struct profile *p, const struct prof_cycle 
 
 
 /*
+** Hides what -f, -e (profile_printed) and --threshold leave out: routines
+** not printed or under the threshold, and cycles with no member printed or
+** themselves under it.
+*/
+static void unprint(struct cg *g)
+{
+	const struct profile *p = g->p;
+	char *printed = profile_printed(p, &g->o->print_only, &g->o->print_exclude);
+	int i, k, m;
+
+	for (i = 0; i < p->nprocs; i++)
+		if ((printed != NULL && !printed[i]) ||
+		    profile_below(p, p->procs[i].self + p->procs[i].child, g->o->threshold))
+			g->proc_shown[i] = 0;
+	for (k = 0; k < p->ncycles; k++) {
+		const struct prof_cycle *c = &p->cycles[k];
+		int any = 0;
+
+		for (m = 0; m < c->nmembers; m++)
+			any |= printed == NULL || printed[c->members[m]];
+		if (!any || profile_below(p, c->self + c->child, g->o->threshold))
+			g->cycle_shown[k] = 0;
+	}
+	free(printed);
+}
+
+
+/*
 ** Sets gprof's print flags (cg_arcs.c propagate_flags, inherit_flags): a
 ** routine is shown if it is in the -q list, or, unless it is in the -Q list,
 ** if no -q list was given or a shown routine outside its cycle calls it (or
 ** any member of its cycle).  A cycle is shown if a shown routine outside it
 ** calls a member.  Unlike gprof, a cycle with no caller outside it at all is
 ** shown when no -q list was given, so that its members' tags have an entry.
+** Then -f, -e and --threshold hide more (unprint).
 */
 static void cg_flags(struct cg *g)
 {
@@ -249,6 +278,7 @@ static void cg_flags(struct cg *g)
 			g->cycle_shown[k] = 1;
 	free(stack);
 	free(excl);
+	unprint(g);
 }
 
 
@@ -368,8 +398,8 @@ static void print_arc_line(FILE *out, const struct cg *g, uint64_t self, uint64_
 /*
 ** Collects the arcs of routine PROC into *LINES, sorted in parent order:
 ** the arcs into it (PARENTS) or out of it.  Leaves out the spontaneous arc
-** (sets *SPONT), any arc from PROC to itself and, with charged_only, any
-** arc charged nothing on this side.  Returns their number.
+** (sets *SPONT), any arc from PROC to itself, with charged_only any arc
+** charged nothing on this side, and any under --threshold on this side.  Returns their number.
 */
 static int collect_lines(const struct cg *g, int proc, int parents, struct cg_line **lines,
 			 int *spont)
@@ -387,7 +417,7 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 		struct cg_line *l = &(*lines)[n];
 		uint64_t time = parents ? a->self2 + a->child2 : a->self1 + a->child1;
 
-		if (g->o->charged_only && time == 0)
+		if ((g->o->charged_only && time == 0) || profile_below(g->p, time, g->o->threshold))
 			continue;
 		if (a->from == PROF_SPONTANEOUS) {
 			*spont = 1;

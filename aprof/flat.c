@@ -161,12 +161,16 @@ static void print_header(FILE *out, const struct profile *p, const char *unit, i
 
 
 /*
-** True if routine R has a row: gprof hides routines never called and never
-** charged unless -z, and applies the -p (only) and -P (exclude) lists.
+** True if routine R of P has a row: gprof hides routines never called and
+** never charged unless -z, and applies the -p (only) and -P (exclude)
+** lists; PRINTED (profile_printed: -f, -e) and --threshold (on self) too.
 */
-static int flat_shown(const struct prof_proc *r, const struct report_options *o)
+static int flat_shown(const struct profile *p, const struct prof_proc *r,
+		      const struct report_options *o, const char *printed)
 {
 	if (!o->zero && r->calls == 0 && r->self == 0)
+		return 0;
+	if ((printed != NULL && !printed[r - p->procs]) || profile_below(p, r->self, o->threshold))
 		return 0;
 	if (o->flat_only.n > 0)
 		return symspec_has(&o->flat_only, r->name, r->file);
@@ -177,7 +181,7 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 /*
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),
 ** without the blurb: title, sample line, the two header lines, then one row
-** per routine O selects, by self value.  Values in P->unit (P's values /
+** per routine O selects (-p, -P, -f, -e, --threshold, -z), by self value.  Values in P->unit (P's values /
 ** P->scale: seconds for time) with profile_decimals(P, O->decimals)
 ** decimals, the two value columns widened by the decimals beyond gprof's
 ** two (so --decimals=2 is gprof's layout); "% time" is relative to P->total; the
@@ -188,6 +192,7 @@ static int flat_shown(const struct prof_proc *r, const struct report_options *o)
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o)
 {
 	const struct prof_proc **rows = xmalloc((size_t)p->nprocs * sizeof(*rows));
+	char *printed = profile_printed(p, &o->print_only, &o->print_exclude);
 	double hz = p->scale;
 	double total = p->total > 0 ? (double)p->total : 1.0;
 	int dec = profile_decimals(p, o->decimals), wider = dec > 2 ? dec - 2 : 0;
@@ -205,7 +210,7 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 	for (k = 0; k < p->nprocs; k++) {
 		const struct prof_proc *r = rows[k];
 
-		if (!flat_shown(r, o))
+		if (!flat_shown(p, r, o, printed))
 			continue;
 		accum += r->self;
 		fprintf(out, "%6.2f %*.*f %*.*f", 100.0 * (double)r->self / total, 9 + wider, dec,
@@ -219,5 +224,6 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 		fputs(r->name, out);
 		fputc('\n', out);
 	}
+	free(printed);
 	free(rows);
 }

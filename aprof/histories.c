@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aprof/histories.h"
+#include "aprof/util.h"
 
 int histories_cmp(const struct amon_context_info *x, const struct amon_context_info *y)
 {
@@ -54,6 +55,41 @@ size_t histories_merge(void *items, size_t n, size_t size,
 	}
 	qsort(base, k, size, by_order);
 	return k;
+}
+
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+
+uint64_t *histories_addresses(const struct amon_data *d, size_t *n)
+{
+	size_t total = 0, i, k;
+	uint64_t *addr;
+	int t;
+
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++)
+			total += d->threads[t].contexts[i].depth;
+	addr = xmalloc((total + 1) * sizeof addr[0]);
+	*n = 0;
+	for (t = 0; t < d->nthreads; t++)
+		for (i = 0; i < d->threads[t].ncontexts; i++) {
+			const struct amon_context_info *c = &d->threads[t].contexts[i];
+
+			for (k = 0; k < c->depth; k++)
+				addr[(*n)++] = AMON_ADDR(c->history[k]);
+		}
+	qsort(addr, *n, sizeof addr[0], u64_cmp);
+	for (i = k = 0; i < *n; i++)
+		if (k == 0 || addr[k - 1] != addr[i])
+			addr[k++] = addr[i];
+	*n = k;
+	return addr;
 }
 
 

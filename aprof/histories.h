@@ -8,6 +8,7 @@
 #define APROF_APROF_HISTORIES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "aprof/amon_read.h"
 
@@ -36,6 +37,12 @@ int histories_cmp(const struct amon_context_info *x, const struct amon_context_i
 */
 size_t histories_merge(void *items, size_t n, size_t size,
 		       void (*add)(void *into, const void *from));
+
+/*
+** Every distinct address (marks stripped) in the histories of D's contexts,
+** sorted increasing, malloc'd; *N their number.
+*/
+uint64_t *histories_addresses(const struct amon_data *d, size_t *n);
 
 /* Adds every counter of FROM (calls, ticks, heap counts) into INTO; histories untouched. */
 void histories_add(struct amon_context_info *into, const struct amon_context_info *from);

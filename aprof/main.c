@@ -30,6 +30,7 @@
 #include "aprof/sum.h"
 #include "aprof/symbols.h"
 #include "aprof/threads.h"
+#include "aprof/traversals.h"
 #include "aprof/util.h"
 
 /* What is written (--format): gprof's reports or an export. */
@@ -42,6 +43,7 @@ struct options {
 	int contexts;            /* -S: list the contexts */
 	int threads;             /* --threads: per-thread breakdown */
 	int stats;               /* --stats: Table I of the paper */
+	int cycles;              /* --cycles: the cycles of recursion that were traversed */
 	enum prof_metric metric; /* --metric */
 	int heap;                /* --heap: mprof's tables */
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
@@ -59,7 +61,7 @@ struct options {
 enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
 	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
-	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE,
+	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE, OPT_THRESHOLD, OPT_CYCLES,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -81,6 +83,7 @@ static const struct option long_options[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
+	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	/* which contexts (the selection stage) */
 	{ "focus", required_argument, NULL, 'F' },
 	{ "exclude", required_argument, NULL, 'E' },
@@ -92,6 +95,7 @@ static const struct option long_options[] = {
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "decimals", required_argument, NULL, OPT_DECIMALS },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
 	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
 	/* exports, sums and differences */
@@ -124,6 +128,9 @@ static void usage(FILE *out, int status)
 		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
 		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
 		"      --threads                       each thread: id, name, totals, flat profile\n"
+		"      --cycles                        the cycles of recursion that were traversed:\n"
+		"                                      members in call order, traversals, time,\n"
+		"                                      bytes, the callers that entered them\n"
 		"      --stats                         the profile's size: routines, calls, contexts,\n"
 		"                                      transitions, history lengths, memory\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
@@ -135,6 +142,10 @@ static void usage(FILE *out, int status)
 		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
 		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
 		"                                      self time and bytes go to its caller\n"
+		"Which entries are printed (totals unchanged):\n"
+		"  -f SYMSPEC                          only SYMSPEC and its descendants\n"
+		"  -e SYMSPEC                          not SYMSPEC, nor what only it calls\n"
+		"      --threshold=PERCENT             no entry or arc under PERCENT of the total\n"
 		"\n"
 		"  -b, --brief                         leave out the explanations\n"
 		"  -z, --display-unused-functions      also list routines never called\n"
@@ -165,8 +176,9 @@ static void usage(FILE *out, int status)
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q, -S, --heap, --threads and --stats choose what is printed; without any,\n"
-		"the flat profile and the call graph are.  NAME options may be repeated.\n"
+		"-p, -q, -S, --heap, --threads, --cycles and --stats choose what is printed;\n"
+		"without any, the flat profile and the call graph are.  NAME options take\n"
+		"SYMSPECs too and may be repeated.\n"
 		"See aprof(1).\n");
 	exit(status);
 }
@@ -213,6 +225,18 @@ static enum format parse_format(const char *name)
 }
 
 
+/* --threshold=PERCENT: 0 to 100. */
+static double parse_percent(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || (*end != '\0' && strcmp(end, "%") != 0) || !(v >= 0.0 && v <= 100.0))
+		util_die("--threshold wants a percentage from 0 to 100, not '%s'", text);
+	return v;
+}
+
+
 /* --decimals=N: 1 to 9. */
 static int parse_decimals(const char *text)
 {
@@ -243,7 +267,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->demangle = 1;
 	opterr = 0; /* our own one-line message below */
-	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:o:s", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:o:sf:e:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->report.flat = chosen = 1;
@@ -278,6 +302,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_ELIDE:
 			symspec_add(&o->select.elide, optarg);
+			break;
+		case 'f':
+			symspec_add(&o->report.print_only, optarg);
+			break;
+		case 'e':
+			symspec_add(&o->report.print_exclude, optarg);
+			break;
+		case OPT_THRESHOLD:
+			o->report.threshold = parse_percent(optarg);
+			break;
+		case OPT_CYCLES:
+			o->cycles = chosen = 1;
 			break;
 		case OPT_THREADS:
 			o->threads = chosen = 1;
@@ -378,6 +414,7 @@ static void check_symspecs(const struct options *o, const struct symbols *syms)
 	const struct symspec *all[] = {
 		&o->select.focus, &o->select.exclude, &o->select.elide, &o->report.flat_only,
 		&o->report.flat_exclude, &o->report.graph_only, &o->report.graph_exclude,
+		&o->report.print_only, &o->report.print_exclude,
 	};
 	size_t i;
 
@@ -447,6 +484,10 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 		new_page(out, o);
 		contexts_print(out, data, syms);
 	}
+	if (o->cycles) {
+		new_page(out, o);
+		traversals_print(out, data, syms);
+	}
 	if (o->stats) {
 		new_page(out, o);
 		stats_print(out, data, o->metric == PROF_TIME ? prof
@@ -498,6 +539,7 @@ int main(int argc, char **argv)
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", run->path);
 	check_symspecs(&o, syms);
 	data = select_contexts(run, syms, &o.select);
+	o.mprof.selected = data != run;
 	if (o.output != NULL && (out = fopen(o.output, "w")) == NULL)
 		util_die("%s: cannot write: %s", o.output, strerror(errno));
 	/* The share -F or -E kept heads the text reports; an export stays in its format. */

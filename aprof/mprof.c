@@ -176,19 +176,23 @@ static void bin_add(struct amon_heap_bin *sum, const struct amon_heap_bin *b)
 
 /*
 ** Table 1, mprof's allocation bins: one row per requested size up to 1024
-** that verbosity V shows, the row "> 1024" for all larger sizes, the hidden
+** that O's verbosity shows, the row "> 1024" for all larger sizes, the hidden
 ** sizes summed as "other bins", then the totals.  mprof's "types" column
 ** (structure types of each size, from stabs) has no counterpart: amon.out
 ** records sizes, not types.
 */
-static void print_bins(FILE *out, const struct amon_data *d, enum mprof_verbosity v)
+static void print_bins(FILE *out, const struct amon_data *d, const struct mprof_options *o)
 {
+	enum mprof_verbosity v = o->verbosity;
 	struct amon_heap_bin big = { 0 }, other = { 0 }, total = { 0 };
 	uint32_t i;
 
 	for (i = 0; i < d->heap.nbins; i++)
 		bin_add(&total, &d->bins[i]);
 	fputs("--------- Allocation Bins ------------\n\n", out);
+	if (o->selected)
+		fputs("Of the whole run: amon.out keeps sizes per run, not per context, so -F, -E\n"
+		      "and --elide do not apply to this table (they do to the others).\n\n", out);
 	print_line(out, "%11s%10s%10s %-4s%10s%10s %-4s", "size:", "allocs", "bytes", "(%)",
 		   "frees", "kept", "(%)");
 	fputc('\n', out);
@@ -451,7 +455,7 @@ static void print_graph(FILE *out, const struct profile *bytes)
 void mprof_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
 		 const struct profile *bytes, const struct mprof_options *o)
 {
-	print_bins(out, d, o->verbosity);
+	print_bins(out, d, o);
 	if (!o->no_leaks)
 		print_leaks(out, d, syms, o->verbosity);
 	print_direct(out, d, syms);

@@ -24,6 +24,8 @@ enum mprof_verbosity {
 struct mprof_options {
 	enum mprof_verbosity verbosity; /* --heap-verbosity; MPROF_NORMAL by default, as mprof */
 	int no_leaks;                   /* --no-leaks: no leak table (mprof -noleaktable) */
+	int selected;                   /* -F, -E or --elide chose the contexts: say that the
+					 * bins, recorded for the whole run, are not filtered */
 };
 
 /*

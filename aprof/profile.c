@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aprof/cycles.h"
+#include "aprof/histories.h"
 #include "aprof/profile.h"
 #include "aprof/util.h"
 
@@ -20,14 +21,6 @@ struct arc_table {
 	struct prof_arc **slot;
 	size_t mask, used;
 };
-
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 
 static int map_lookup(const struct addr_map *m, uint64_t addr)
@@ -53,25 +46,9 @@ static int map_lookup(const struct addr_map *m, uint64_t addr)
 static void map_routines(struct profile *p, struct addr_map *m, const struct amon_data *d,
 			 const struct symbols *syms)
 {
-	size_t total = 0, i, k;
-	int t;
+	size_t i;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			total += d->threads[t].contexts[i].depth;
-	m->addr = xmalloc(total * sizeof m->addr[0]);
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			for (k = 0; k < c->depth; k++)
-				m->addr[m->n++] = AMON_ADDR(c->history[k]);
-		}
-	qsort(m->addr, m->n, sizeof m->addr[0], u64_cmp);
-	for (i = k = 0; i < m->n; i++)
-		if (k == 0 || m->addr[k - 1] != m->addr[i])
-			m->addr[k++] = m->addr[i];
-	m->n = k;
+	m->addr = histories_addresses(d, &m->n);
 	m->proc = xmalloc(m->n * sizeof m->proc[0]);
 	p->procs = xcalloc(m->n, sizeof p->procs[0]);
 	for (i = 0; i < m->n; i++) {
@@ -323,6 +300,64 @@ int profile_decimals(const struct profile *p, int forced)
 	for (; total < 1.0 && d < 9; total *= 10.0)
 		d++;
 	return d;
+}
+
+
+/* Sets REACHED for every routine reachable from those already set, never entering AVOID's. */
+static void reach(const struct profile *p, char *reached, const char *avoid)
+{
+	int *stack = xmalloc(((size_t)p->nprocs + 1) * sizeof stack[0]);
+	int top = 0, i;
+
+	for (i = 0; i < p->nprocs; i++)
+		if (reached[i])
+			stack[top++] = i;
+	while (top > 0) {
+		const struct prof_arc *a;
+
+		for (a = p->procs[stack[--top]].out; a != NULL; a = a->next_out)
+			if (!reached[a->to] && !avoid[a->to]) {
+				reached[a->to] = 1;
+				stack[top++] = a->to;
+			}
+	}
+	free(stack);
+}
+
+
+char *profile_printed(const struct profile *p, const struct symspec *only,
+		      const struct symspec *exclude)
+{
+	char *printed, *avoid;
+	int i;
+
+	if (only->n == 0 && exclude->n == 0)
+		return NULL;
+	printed = xcalloc((size_t)p->nprocs + 1, 1);
+	avoid = xcalloc((size_t)p->nprocs + 1, 1);
+	for (i = 0; i < p->nprocs; i++) {
+		const struct prof_proc *r = &p->procs[i];
+		const struct prof_arc *a;
+
+		avoid[i] = (char)symspec_has(exclude, r->name, r->file);
+		if (only->n > 0) {
+			printed[i] = (char)symspec_has(only, r->name, r->file);
+		} else if (!avoid[i]) {
+			for (a = r->in; a != NULL && a->from != PROF_SPONTANEOUS; a = a->next_in)
+				continue;
+			printed[i] = r->in == NULL || a != NULL;
+		}
+		printed[i] = (char)(printed[i] && !avoid[i]);
+	}
+	reach(p, printed, avoid);
+	free(avoid);
+	return printed;
+}
+
+
+int profile_below(const struct profile *p, uint64_t v, double percent)
+{
+	return percent > 0.0 && 100.0 * (double)v < percent * (double)p->total;
 }
 
 

@@ -11,6 +11,7 @@
 
 #include "aprof/amon_read.h"
 #include "aprof/symbols.h"
+#include "aprof/symspec.h"
 
 /*
 ** An arc FROM -> TO of the call graph.  For every context, each marked item
@@ -117,6 +118,21 @@ uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metri
 ** most 9.
 */
 int profile_decimals(const struct profile *p, int forced);
+
+/*
+** Which of P's routines -f and -e leave printed (gprof's -f/-e: the named
+** routines and their descendants, totals unchanged): with ONLY, those
+** reachable along arcs from a routine ONLY matches; with EXCLUDE, those
+** reachable from a routine entered spontaneously without passing through
+** one EXCLUDE matches (so a routine also called from elsewhere stays).
+** Returns P->nprocs flags, malloc'd, or NULL when both lists are empty
+** (everything printed).
+*/
+char *profile_printed(const struct profile *p, const struct symspec *only,
+		      const struct symspec *exclude);
+
+/* True if V is under PERCENT of P's total (--threshold; never for PERCENT 0). */
+int profile_below(const struct profile *p, uint64_t v, double percent);
 
 /*
 ** What P charges, as the noun of gprof's "no time accumulated" and "no time

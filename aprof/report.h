@@ -20,6 +20,10 @@ struct report_options {
 	struct symspec flat_exclude; /* -PNAME: leave these out of the flat profile */
 	struct symspec graph_only;   /* -qNAME: call-graph entries of these only */
 	struct symspec graph_exclude;/* -QNAME: leave these entries out of the call graph */
+	struct symspec print_only;   /* -f: print only these and their descendants */
+	struct symspec print_exclude;/* -e: do not print these nor what only they call */
+	double threshold;            /* --threshold: leave out entries and arcs under this
+				      * percentage of the total (0: none) */
 	int charged_only;            /* graph: only what was charged something (mprof's table 4) */
 	int decimals;                /* --decimals=N: decimals of the value columns; 0: as the
 				      * run needs (profile_decimals) */

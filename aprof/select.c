@@ -67,26 +67,9 @@ static int matches(const struct symspec *spec, const struct symbols *syms,
 static void map_flags(struct flags_map *m, const struct amon_data *d, const struct symbols *syms,
 		      const struct selection *s)
 {
-	size_t total = 0, i, k;
-	int t;
+	size_t i;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			total += d->threads[t].contexts[i].depth;
-	m->addr = xmalloc((total + 1) * sizeof m->addr[0]);
-	m->n = 0;
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			for (k = 0; k < c->depth; k++)
-				m->addr[m->n++] = AMON_ADDR(c->history[k]);
-		}
-	qsort(m->addr, m->n, sizeof m->addr[0], u64_cmp);
-	for (i = k = 0; i < m->n; i++)
-		if (k == 0 || m->addr[k - 1] != m->addr[i])
-			m->addr[k++] = m->addr[i];
-	m->n = k;
+	m->addr = histories_addresses(d, &m->n);
 	m->flags = xmalloc(m->n + 1);
 	for (i = 0; i < m->n; i++)
 		m->flags[i] = (unsigned char)((matches(&s->focus, syms, d, m->addr[i]) ? FOCUSED : 0) |

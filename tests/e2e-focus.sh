@@ -1,0 +1,141 @@
+#!/bin/sh
+# e2e-focus.sh -- the selection stage (-F, -E, --elide) and the printing
+# filters (-f, -e, --threshold) on tests/s-focus.c, whose routines allocate
+# known bytes: calls and bytes exact, times to the precision printed, with
+# the contexts (-S, six decimals) as the reference.  Also the symspec
+# errors: an unknown routine, and a focus that keeps nothing.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+exe="$top_builddir/tests/s-focus"
+profile s-focus
+contexts "$exe" "$WORK/amon.out"
+
+# seconds PATTERN: the sum of -S's seconds over contexts whose history
+# matches the awk regex PATTERN, and how many there were ("sum n").
+seconds() {
+	awk -v p="$1" '$1 ~ /^[0-9]+$/ && NF >= 5 {
+		x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x)
+		if (x != "<no routine active>" && x ~ p) { s += $4; n++ } }
+		END { printf "%.6f %d\n", s, n }' "$WORK/contexts"
+}
+
+# share_line: the focus line's two figures, "part total".
+share_line() {
+	sed -n '1s/^.*: \([0-9.]*\) [a-z]* of \([0-9.]*\) [a-z]*, .*/\1 \2/p' "$WORK/report"
+}
+
+# close NAME GOT WANT N: |GOT - WANT| within N rounding steps of six decimals.
+close() {
+	within "$1" "$2" "$3" "$(awk -v w="$3" -v n="$4" 'BEGIN { print (n * 0.5e-6 + 1e-7) / w }')"
+}
+
+# flat_self NAME: the self column of NAME's flat-profile row.
+flat_self() {
+	awk -v n="$1" '/^Flat profile/ { f = 1 } /^$/ && g { f = 0 } f && $NF == n && $1 ~ /\./ { print $3; g = 1 }' \
+		"$WORK/report"
+}
+
+# ---- -F a: the contexts in which a is active --------------------------------
+"$APROF" -b -F a "$exe" "$WORK/amon.out" >"$WORK/report"
+set -- $(share_line)
+part=$1 total=$2
+set -- $(seconds '(^| )\(?a\)?( |$)')
+close "-F a: the focused total is the sum of the contexts with a in their history" "$part" "$1" "$(($2 + 1))"
+set -- $(seconds '.')
+close "-F a: the run's total is the sum of every context" "$total" "$1" "$(($2 + 1))"
+expect_eq "-F a: x called 10 times under a" "$(flat_calls x)" 10
+expect_eq "-F a: a called 5 times" "$(flat_calls a)" 5
+expect_eq "-F a: b not in the profile" "$(flat_calls b)" ""
+expect_eq "-F a: c, a's caller, stays a parent of a" \
+	"$(graph_entry a | arc_field c in 3)" 2/5
+# gprof's -F rescales by call counts: a's self plus 10/210 of x's time.
+"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/all"
+x_all=$(awk '$NF == "x" && $1 ~ /\./ { print $3; exit }' "$WORK/all")
+a_all=$(awk '$NF == "a" && $1 ~ /\./ { print $3; exit }' "$WORK/all")
+rescaled=$(awk -v x="$x_all" -v a="$a_all" 'BEGIN { printf "%.6f\n", a + x * 10 / 210 }')
+echo "note: gprof-style rescaling by call counts would give a $rescaled s; aprof measures $part s"
+if awk -v r="$rescaled" -v p="$part" 'BEGIN { exit !(r < 0.5 * p) }'; then
+	echo "ok: the rescaled figure is under half the measured one"
+else
+	fail "rescaling gave $rescaled s, not far from the measured $part s"
+fi
+
+# ---- -E a: the complement -----------------------------------------------------
+"$APROF" -b -E a "$exe" "$WORK/amon.out" >"$WORK/report"
+set -- $(share_line)
+set -- "$1" $(seconds '.') $(seconds '(^| )\(?a\)?( |$)')
+close "-E a: the complement of -F a" "$1" "$(awk -v t="$2" -v a="$4" 'BEGIN { printf "%.6f", t - a }')" \
+	"$(($3 + 1))"
+expect_eq "-E a: x called 200 times, all under b" "$(flat_calls x)" 200
+expect_eq "-E a: a not in the profile" "$(flat_calls a)" ""
+expect_eq "-E a: b called 4 times" "$(flat_calls b)" 4
+
+# ---- --elide=x: x's self time goes to its callers -------------------------------
+"$APROF" -S --elide=x "$exe" "$WORK/amon.out" >"$WORK/elided"
+for h in "main > a" "main > b" "main > c > a"; do
+	got=$(awk -v h="$h" '$1 ~ /^[0-9]+$/ { x = $0; sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+  /, "", x)
+		if (x == h) print $4 }' "$WORK/elided")
+	set -- $(seconds "^$h( > x)?\$")
+	close "--elide=x: $h takes x's self time" "$got" "$1" 2
+done
+expect_eq "--elide=x: no context has x" "$(grep -c ' x$' "$WORK/elided")" 0
+"$APROF" -b --elide=x "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "--elide=x: a still called 5 times" "$(flat_calls a)" 5
+expect_eq "--elide=x: x not in the profile" "$(flat_calls x)" ""
+
+# ---- bytes: every filter with --metric=bytes and --heap, exact --------------------
+heap_totals "$exe" "$WORK/amon.out"
+all=$(heap_total bytes)
+# bytes_line OPTIONS: the focus line's "part total" in bytes.
+bytes_line() {
+	"$APROF" -b --metric=bytes "$@" "$exe" "$WORK/amon.out" >"$WORK/report"
+	share_line
+}
+expect_eq "-F a --metric=bytes" "$(bytes_line -F a)" "570 $all"
+expect_eq "-E a --metric=bytes" "$(bytes_line -E a)" "$((all - 570)) $all"
+expect_eq "-F a -E x --metric=bytes" "$(bytes_line -F a -E x)" "500 $all"
+expect_eq "-F 's-focus.c:[ab]' --metric=bytes" "$(bytes_line -F 's-focus.c:[ab]')" \
+	"$((570 + 1440)) $all"
+"$APROF" -b --metric=bytes --elide=x "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "--elide=x --metric=bytes: a's self bytes" "$(flat_self a)" 570.00
+expect_eq "--elide=x --metric=bytes: b's self bytes" "$(flat_self b)" 1440.00
+"$APROF" -b --metric=bytes -f a "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "-f a: rows a and x only" "$(awk '$1 ~ /\./ && NF == 7 { print $7 }' "$WORK/report" | sort | tr '\n' ' ')" "a x "
+expect_eq "-f a: x's self bytes, all of them" "$(flat_self x)" 1470.00
+"$APROF" -b --metric=bytes -e b "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "-e b: no row of b; x stays (a calls it)" \
+	"$(awk '$1 ~ /\./ && NF == 7 { print $7 }' "$WORK/report" | sort | tr '\n' ' ')" "a c main x "
+"$APROF" -b --metric=bytes --threshold=10 "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "--threshold=10: rows of 10% of the bytes or more" \
+	"$(awk '/^Flat/ { f = 1 } /Call graph/ { f = 0 } f && $1 ~ /\./ && NF == 7 { print $7 }' "$WORK/report" | sort | tr '\n' ' ')" \
+	"a main x "
+# direct_total OPTIONS: --heap's direct-allocation <TOTAL> bytes, and the rows "name=bytes".
+direct() {
+	"$APROF" --heap "$@" "$exe" "$WORK/amon.out" |
+		awk '/Direct Allocation/ { f = 1 } /Allocation Call Graph/ { f = 0 }
+			f && $NF == "<TOTAL>" { printf "%s", $2 }
+			f && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9]+$/ { printf " %s=%s", $NF, $2 }'
+}
+expect_eq "--heap -F a" "$(direct -F a)" "570 a=500 x=70"
+expect_eq "--heap -E a" "$(direct -E a)" "$((all - 570)) x=1400 main=1000 b=40 c=6"
+expect_eq "--heap --elide=x" "$(direct --elide=x)" "$all b=1440 main=1000 a=570 c=6"
+
+# ---- bad symspecs ----------------------------------------------------------------
+if "$APROF" -F foo "$exe" "$WORK/amon.out" >"$WORK/out" 2>"$WORK/err"; then
+	fail "-F foo: exit status 0"
+else
+	expect_eq "-F foo: exit status" "$?" 1
+fi
+expect_eq "-F foo: one line on stderr" "$(cat "$WORK/err")" "aprof: no routine matches 'foo'"
+expect_eq "-F foo: nothing on stdout" "$(wc -c <"$WORK/out")" 0
+expect_eq "--elide='nosuch*' fails alike" \
+	"$("$APROF" --elide='nosuch*' "$exe" "$WORK/amon.out" 2>&1 >/dev/null)" \
+	"aprof: no routine matches 'nosuch*'"
+expect_eq "-F other.c:a: a is not in other.c" \
+	"$("$APROF" -F other.c:a "$exe" "$WORK/amon.out" 2>&1 >/dev/null)" \
+	"aprof: no routine matches 'other.c:a'"
+"$APROF" -F unused "$exe" "$WORK/amon.out" >"$WORK/out" 2>"$WORK/err"
+expect_eq "-F unused: exit status" "$?" 0
+expect_eq "-F unused: says it kept nothing" "$(cat "$WORK/out")" \
+	"focus on unused: no context kept (no routine was active in one)"
+finish
