@@ -142,6 +142,7 @@ static void usage(FILE *out, int status)
 		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
 		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
 		"                                      self time and bytes go to its caller\n"
+		"\n"
 		"Which entries are printed (totals unchanged):\n"
 		"  -f SYMSPEC                          only SYMSPEC and its descendants\n"
 		"  -e SYMSPEC                          not SYMSPEC, nor what only it calls\n"
