@@ -3,7 +3,8 @@
 # warning on, output thrown away) without a word; amon.out(5) names every
 # field of runtime/amon.h's structures and the format's current version, as
 # doc/amon-format.md does, so a change of the format that leaves them
-# behind fails here.
+# behind fails here, as do sizes of its structures that are no longer
+# the compiler's.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 command -v groff >/dev/null || { echo "skip: no groff (Debian package groff-base)"; exit 77; }
@@ -24,6 +25,21 @@ for f in $fields; do
 	grep -q "\`$f\`\|\`$f\[" "$top_srcdir/doc/amon-format.md" ||
 		fail "amon-format.md does not describe $f (runtime/amon.h)"
 done
+# The sizes amon.out.5 gives ("struct amon_X ... N bytes") are the compiler's.
+sed -n 's/.*struct \(amon_[a-z_]*\)\(\\fR\)\{0,1\}[ ,(]*\([0-9][0-9]*\) bytes.*/\1 \3/p' \
+	"$top_srcdir/doc/amon.out.5" >"$WORK/sizes"
+expect_eq "amon.out.5 gives the sizes of the seven structures" "$(wc -l <"$WORK/sizes")" 7
+{
+	echo '#include <stdio.h>'
+	echo '#include "amon.h"'
+	echo 'int main(void) {'
+	while read -r name bytes; do
+		printf '\tprintf("%s %%zu\\n", sizeof(struct %s));\n' "$name" "$name"
+	done <"$WORK/sizes"
+	echo '	return 0; }'
+} >"$WORK/sizes.c"
+"$CC" -I"$top_srcdir/runtime" -o "$WORK/sizes-of" "$WORK/sizes.c" || fail "sizes.c does not build"
+expect_eq "amon.out.5's sizes" "$("$WORK/sizes-of")" "$(cat "$WORK/sizes")"
 version=$(sed -n 's/^#define AMON_VERSION \([0-9]*\).*/\1/p' "$amon_h")
 expect_eq "amon.out.5 lists version $version" \
 	"$(awk -v v="$version" '/^\.SH VERSIONS/ { s = 1 } s && prev ~ /^\.TP/ && $0 == v { print v } { prev = $0 }' \
