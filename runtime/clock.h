@@ -40,26 +40,6 @@ APROF_HIDDEN void aprof_clock_init(const char *name);
 */
 APROF_HIDDEN double aprof_clock_ticks_per_second(void);
 
-/*
-** The hooks' own cost, in ticks, measured at start-up by aprof_hooks_calibrate
-** (hooks.c) on a routine with an empty body, every line hot in the cache.
-*/
-struct aprof_hook_cost {
-	uint64_t exit;          /* in one interval between two hooks that ends in an exit */
-	uint64_t entry;         /* in one that ends in an entry */
-	uint64_t probe_entry;   /* what an in-run probe (thread.h) measures of such an entry */
-	uint64_t probe_exit;    /* and of such an exit */
-	uint64_t probe_empty;   /* what a probe measures of no work: two reads back to back */
-};
-
-extern APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
-
-/*
-** Measures aprof_hook_cost, on a thread state of its own: at start-up and
-** again at a normal exit, keeping the calibration that found the CPU fastest.
-*/
-APROF_HIDDEN void aprof_hooks_calibrate(void);
-
 /* Ticks since aprof_clock_init, in the unit of the ticks charged. */
 APROF_HIDDEN uint64_t aprof_clock_elapsed(void);
 

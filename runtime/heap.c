@@ -17,7 +17,6 @@
 #include "clock.h"
 #include "heap.h"
 #include "thread.h"
-#include "writer.h"
 
 APROF_HIDDEN int aprof_heap_on;
 static int heap_wanted;         /* not APROF_HEAP=0 */
@@ -108,8 +107,9 @@ APROF_NOINSTR static void bin_add(uint64_t *counter, uint64_t n)
 
 /*
 ** The calling thread's state for the malloc wrappers, or NULL when the call
-** must not be followed: tracking off, the runtime not started yet (ld.so and
-** libc start-up), or the runtime itself allocating (aprof_busy).
+** must not be followed: tracking off, the thread without a state (the
+** runtime not started yet, or memory refused; malloc.c makes it), or the
+** runtime itself allocating (aprof_busy).
 */
 APROF_NOINSTR static struct aprof_thread *heap_thread(void)
 {
@@ -117,8 +117,6 @@ APROF_NOINSTR static struct aprof_thread *heap_thread(void)
 
 	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy)
 		return NULL;
-	if (t == NULL && __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE))
-		t = aprof_thread_start();
 	return t;
 }
 
@@ -156,8 +154,8 @@ APROF_NOINSTR static inline void heap_event_end(struct aprof_thread *t, uint64_t
 }
 
 
-/* aprof_heap_alloc once T, the calling thread, is known to follow it. */
-APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t size)
+/* aprof_heap_alloc once T, the calling thread, is known to follow it; 1 if charged. */
+APROF_NOINSTR static int heap_alloc(struct aprof_thread *t, void *p, size_t size)
 {
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
@@ -174,7 +172,7 @@ APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t siz
 	b.generation = __atomic_load_n(&generation, __ATOMIC_RELAXED);
 	if (h == NULL || bin == NULL || aprof_blocks_insert(&b) != 0) {
 		APROF_PUT(t->machine.full, 1);
-		return;
+		return 0;
 	}
 	bin += AMON_BIN(size);
 	bin_add(&bin->allocs, 1);
@@ -199,20 +197,22 @@ APROF_NOINSTR static void heap_alloc(struct aprof_thread *t, void *p, size_t siz
 		}
 		aprof_spin_unlock(&peak_lock);
 	}
-	aprof_writer_count_allocation();
+	return 1;
 }
 
 
-APROF_NOINSTR void aprof_heap_alloc(void *p, size_t size)
+APROF_NOINSTR int aprof_heap_alloc(void *p, size_t size)
 {
 	struct aprof_thread *t = heap_thread();
 	uint64_t start;
+	int charged;
 
 	if (t == NULL)
-		return;
+		return 0;
 	start = heap_event_start(t);
-	heap_alloc(t, p, size);
+	charged = heap_alloc(t, p, size);
 	heap_event_end(t, start);
+	return charged;
 }
 
 
@@ -358,8 +358,8 @@ APROF_NOINSTR void aprof_heap_reset(void)
 	__atomic_store_n(&untracked, 0, __ATOMIC_RELAXED);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
 		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
-		size_t k, n = __atomic_load_n(&t->machine.contexts, __ATOMIC_ACQUIRE);
-		struct aprof_context *c = t->machine.first;
+		size_t k, n = aprof_machine_published(&t->machine);
+		struct aprof_context *c;
 
 		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
 			__atomic_store_n(&bins[k].allocs, 0, __ATOMIC_RELAXED);
@@ -367,8 +367,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			__atomic_store_n(&bins[k].frees, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&bins[k].free_bytes, 0, __ATOMIC_RELAXED);
 		}
-		/* Only the contexts the thread has published (see transition.c). */
-		for (k = 0; k < n; k++, c = k < n ? __atomic_load_n(&c->next, __ATOMIC_ACQUIRE) : c) {
+		for (c = t->machine.first, k = 0; k < n; c = aprof_context_next(c, ++k, n)) {
 			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 
 			if (h == NULL)

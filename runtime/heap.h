@@ -11,9 +11,10 @@
 #include <stdint.h>
 
 #include "amon.h"
-#include "blocks.h"
 #include "internal.h"
-#include "transition.h"
+
+struct aprof_block;
+struct aprof_context;
 
 /*
 ** A context's heap counters, created at the context's first allocation.  A
@@ -44,8 +45,12 @@ APROF_HIDDEN void aprof_heap_init(void);
 /* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
 APROF_HIDDEN void aprof_heap_on_set(int on);
 
-/* Charges the allocation of block P of SIZE bytes to the calling thread's current context. */
-APROF_HIDDEN void aprof_heap_alloc(void *p, size_t size);
+/*
+** Charges the allocation of block P of SIZE bytes to the calling thread's
+** current context; returns 1 if charged, 0 if not followed (tracking off,
+** the thread has no state, the runtime's own allocation, memory refused).
+*/
+APROF_HIDDEN int aprof_heap_alloc(void *p, size_t size);
 
 /*
 ** Takes block P out of the table before the real free or realloc, so no

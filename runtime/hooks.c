@@ -8,7 +8,7 @@
 ** One clock read per hook, at the end of an entry (the transition done) and
 ** at the start of an exit, so an interval between two reads holds the hooks'
 ** own work, and more of it when it ends in an entry.  That work is measured
-** at start-up (aprof_hooks_calibrate) for each kind of interval, and each
+** at start-up (aprof_hooks_calibrate, cost.c) for each kind of interval, and each
 ** context counts the intervals ending in an entry charged to it ('events';
 ** those ending in an exit are its calls + rec), so aprof can take the hooks'
 ** own cost off a context's ticks: Spivey's "charged" versus "total" time.
@@ -20,22 +20,17 @@
 */
 #include <config.h>
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "aprof.h"
 #include "clock.h"
+#include "startup.h"
 #include "thread.h"
-
-APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
 
 
 /* Charges T's interval up to clock reading NOW to context C; it ends in an entry if ENTRY. */
 APROF_NOINSTR static inline void charge_at(struct aprof_thread *t, struct aprof_context *c,
 					   int entry, uint64_t now)
 {
-	APROF_ADD(c->ticks, now - t->last);
-	t->last = now;
+	aprof_charge(t, c, now);
 	if (entry)
 		APROF_ADD(c->events, 1);
 }
@@ -197,7 +192,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 		return;
 	}
 	aprof_busy = 1;
-	if (APROF_LIKELY(t != NULL) || (t = aprof_thread_start()) != NULL) {
+	if (APROF_LIKELY(t != NULL) || (t = aprof_startup_thread()) != NULL) {
 		if (t->jumped)
 			aprof_probe_reset(t);
 		if (--t->probe != 0)
@@ -333,117 +328,4 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 		}
 	}
 	leave_slow((uintptr_t)fn, (uintptr_t)site);
-}
-
-
-/*
-** An instrumented routine with an empty body, as GCC makes it: its two hook
-** calls, through the PLT, from a frame of its own.  The routine's "address"
-** is a data address, in no executable mapping, so modules.c notes nothing.
-*/
-static char calibration_fn;
-
-APROF_NOINSTR __attribute__((noinline)) static void calibration_routine(void)
-{
-	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
-	__asm__ __volatile__("" ::: "memory");
-	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
-}
-
-
-/* The same, both hooks timed by a probe: what a probe measures of them. */
-APROF_NOINSTR __attribute__((noinline)) static void calibration_routine_probed(struct aprof_thread *t)
-{
-	t->probe = 1;
-	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
-	__asm__ __volatile__("" ::: "memory");
-	t->probe = 1;
-	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
-}
-
-
-APROF_NOINSTR static int ticks_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-
-/* The median of the N values in V (sorted): interference only ever adds time. */
-APROF_NOINSTR static uint64_t median(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof v[0], ticks_cmp);
-	return v[n / 2];
-}
-
-
-APROF_NOINSTR void aprof_hooks_calibrate(void)
-{
-	enum { ROUNDS = 15, PAIRS = 2000 };
-	static struct aprof_thread scratch;
-	static struct aprof_frame stack[4];
-	static int ready;
-	uint64_t exit[ROUNDS], entry[ROUNDS], probe_entry[ROUNDS], probe_exit[ROUNDS];
-	uint64_t empty[ROUNDS];
-	struct aprof_thread *saved_self = aprof_self;
-	int saved_busy = aprof_busy, round, i;
-	struct aprof_hook_cost cost;
-
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		return;
-	if (!ready) {
-		if (aprof_machine_init(&scratch.machine) != 0)
-			return;
-		scratch.stack = stack;
-		scratch.cap = 4;
-		ready = 1;
-	}
-	scratch.sp = 0;
-	scratch.cur = scratch.machine.root;
-	aprof_self = &scratch;
-	aprof_busy = 0;
-	scratch.probe = UINT32_MAX;
-	calibration_routine(); /* makes the one context the rounds use */
-	for (round = 0; round < ROUNDS; round++) {
-		struct aprof_context *outer = scratch.machine.root;
-		struct aprof_context *inner = aprof_successor(outer, (uintptr_t)&calibration_fn);
-		uint64_t sum = 0;
-
-		outer->ticks = inner->ticks = outer->events = inner->calls = 0;
-		scratch.probe = UINT32_MAX;
-		scratch.last = aprof_clock_read();
-		for (i = 0; i < PAIRS; i++)
-			calibration_routine();
-		/* Intervals ending in an entry were charged to the outer context. */
-		entry[round] = outer->ticks / PAIRS;
-		exit[round] = inner->ticks / PAIRS;
-
-		memset(&scratch.probes, 0, sizeof scratch.probes);
-		for (i = 0; i < PAIRS; i++)
-			calibration_routine_probed(&scratch);
-		probe_entry[round] = scratch.probes.entry_ticks / PAIRS;
-		probe_exit[round] = scratch.probes.exit_ticks / PAIRS;
-
-		for (i = 0; i < PAIRS; i++) {
-			uint64_t r = aprof_clock_read();
-
-			__asm__ __volatile__("" ::: "memory");
-			sum += aprof_clock_read() - r;
-		}
-		empty[round] = sum / PAIRS;
-	}
-	aprof_busy = saved_busy;
-	aprof_self = saved_self;
-	cost.exit = median(exit, ROUNDS);
-	cost.entry = median(entry, ROUNDS);
-	cost.probe_entry = median(probe_entry, ROUNDS);
-	cost.probe_exit = median(probe_exit, ROUNDS);
-	cost.probe_empty = median(empty, ROUNDS);
-	/*
-	** The CPU may run slower at start-up (a frequency still rising) than
-	** later: of several calibrations, the one that found it fastest.
-	*/
-	if (aprof_hook_cost.probe_empty == 0 || cost.probe_empty < aprof_hook_cost.probe_empty)
-		aprof_hook_cost = cost;
 }

@@ -5,7 +5,8 @@
 ** included, which end in these) reach them.  The real allocator is glibc's
 ** __libc_* entry points, which never come back here, so no dlsym bootstrap
 ** is needed.  Each wrapper charges the block to the current context of the
-** calling thread; each free charges the context that allocated it.
+** calling thread; each free charges the context that allocated it.  Every
+** allocation charged counts towards the next autosave (policy.c).
 */
 #include <config.h>
 
@@ -13,7 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blocks.h"
 #include "heap.h"
+#include "policy.h"
+#include "startup.h"
+#include "thread.h"
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
@@ -35,11 +40,21 @@ APROF_API void *valloc(size_t size);
 APROF_API void *pvalloc(size_t size);
 
 
-/* Charges P, if the allocation succeeded; returns it. */
+/*
+** Charges P, if the allocation succeeded, and counts it towards the next
+** autosave; returns it.  A thread that allocates before its first hook gets
+** its state here, once the runtime has started.
+*/
 APROF_NOINSTR static void *charged(void *p, size_t size)
 {
-	if (p != NULL)
-		aprof_heap_alloc(p, size);
+	if (p == NULL)
+		return p;
+	if (APROF_UNLIKELY(aprof_self == NULL) && !aprof_busy &&
+	    __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
+		aprof_startup_thread();
+	if (aprof_heap_alloc(p, size))
+		aprof_policy_count_allocation();
 	return p;
 }
 

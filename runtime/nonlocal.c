@@ -10,8 +10,7 @@
 
 #include <setjmp.h>
 
-#include "clock.h"
-#include "process.h"
+#include "interpose.h"
 #include "thread.h"
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
@@ -38,12 +37,7 @@ APROF_NOINSTR static void jumping(void)
 	if (t == NULL)
 		return;
 	/* Time until the jump is the context's it leaves; after it, the landing one's. */
-	if (aprof_clock_kind != AMON_CLOCK_SAMPLE) {
-		uint64_t now = aprof_clock_read();
-
-		APROF_ADD(t->cur->ticks, now - t->last);
-		t->last = now;
-	}
+	aprof_charge_now(t);
 	t->jumped = 1;
 	t->probe = 1; /* the next hook takes the slow path, which sees 'jumped' (hooks.c) */
 }

@@ -1,5 +1,7 @@
 /*
-** thread.c -- lazy creation of the runtime and of each thread's state.
+** thread.c -- each thread's state: made at its first hook or allocation
+** (startup.c), its shadow stack grown on demand, and resynchronised after a
+** jump (longjmp, a caught exception) left entries without their exits.
 */
 #include <config.h>
 
@@ -10,11 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "process.h"
-#include "sample.h"
+#include "arena.h"
 #include "thread.h"
-#include "writer.h"
 
 #define STACK_INITIAL 4096 /* shadow-stack entries; doubled on demand, no cap */
 
@@ -22,49 +21,6 @@ APROF_HIDDEN __thread struct aprof_thread *aprof_self __attribute__((tls_model("
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN int aprof_started;
-
-static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
-static pthread_key_t thread_key; /* its destructor sees each thread end */
-
-
-/*
-** A thread ends: charge its last interval and keep its name (set with
-** pthread_setname_np, perhaps after its first hook).  Hooks called after
-** this (other destructors) still work on the state.
-*/
-APROF_NOINSTR static void thread_end(void *state)
-{
-	struct aprof_thread *t = state;
-	uint64_t now = aprof_clock_read();
-
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		aprof_sample_thread_end(t);
-	else
-		APROF_ADD(t->cur->ticks, now - t->last);
-	t->last = now;
-	prctl(PR_GET_NAME, t->name);
-}
-
-
-/*
-** Runs once, at the first hook call of the process: possibly inside another
-** object's constructor, before main and before our own constructor.
-*/
-APROF_NOINSTR static void runtime_start(void)
-{
-	aprof_clock_init(secure_getenv("APROF_CLOCK"));
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		aprof_sample_init();
-	else
-		aprof_hooks_calibrate();
-	aprof_heap_init();
-	aprof_writer_init();
-	aprof_process_init();
-	pthread_key_create(&thread_key, thread_end);
-	atexit(aprof_writer_at_exit);
-	__atomic_store_n(&aprof_started, 1, __ATOMIC_RELEASE);
-}
-
 
 /* The calling thread's stack, so that frames on another stack are told apart. */
 APROF_NOINSTR static void stack_bounds(struct aprof_thread *t)
@@ -83,12 +39,11 @@ APROF_NOINSTR static void stack_bounds(struct aprof_thread *t)
 }
 
 
-APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
+APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 {
 	struct aprof_thread *t;
 
 	aprof_busy++;
-	pthread_once(&runtime_once, runtime_start);
 	t = aprof_map(sizeof *t);
 	if (t == NULL || aprof_machine_init(&t->machine) != 0 ||
 	    (t->stack = aprof_map(STACK_INITIAL * sizeof t->stack[0])) == NULL) {
@@ -105,9 +60,6 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_start(void)
 					    __ATOMIC_RELAXED))
 		;
 	aprof_self = t;
-	pthread_setspecific(thread_key, t);
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		aprof_sample_thread_start(t);
 	aprof_busy--;
 	t->last = aprof_clock_read();
 	aprof_probe_reset(t);

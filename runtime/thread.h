@@ -1,6 +1,7 @@
 /*
-** thread.h -- per-thread profiling state: the shadow stack of contexts and
-** the thread's own machine, reached through initial-exec TLS.
+** thread.h -- per-thread profiling state: the shadow stack of contexts, the
+** thread's own machine, reached through initial-exec TLS, and the charge of
+** an interval to a context.  Threads are made by the start-up (startup.h).
 */
 #ifndef APROF_RUNTIME_THREAD_H
 #define APROF_RUNTIME_THREAD_H
@@ -8,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "internal.h"
-#include "heap.h"
 #include "transition.h"
+
+struct aprof_heap_bin;
 
 /*
 ** A shadow-stack entry, pushed at each entry.  An exit matches the top entry
@@ -27,7 +30,7 @@ struct aprof_frame {
 };
 
 /*
-** In-run probes.  The start-up calibration (clock.h) sees the hooks with every
+** In-run probes.  The start-up calibration (cost.h) sees the hooks with every
 ** line in the cache; in the run they also miss the cache, make transitions
 ** and contexts, and the malloc wrappers track blocks.  So about one hook in
 ** APROF_PROBE_EVERY, and one heap-tracking call in as many, is timed from its
@@ -89,15 +92,16 @@ extern APROF_HIDDEN struct aprof_thread *aprof_threads;
 */
 extern APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
 
-/* 1 once the runtime has started (the first hook call of the process). */
+/* 1 once the runtime has started (startup.c), so threads may be made. */
 extern APROF_HIDDEN int aprof_started;
 
 /*
-** Creates the calling thread's state (and, the first time, the runtime's:
-** clock, output path, exit handler).  Returns NULL if memory is refused, in
-** which case the thread is not profiled.
+** Makes the calling thread's state, current context the root, and publishes
+** it (aprof_self, aprof_threads); the start-up (startup.c) adds what the
+** process needs per thread.  Returns NULL if memory is refused, in which case
+** the thread is not profiled.
 */
-APROF_HIDDEN struct aprof_thread *aprof_thread_start(void);
+APROF_HIDDEN struct aprof_thread *aprof_thread_new(void);
 
 /* Doubles T's shadow stack; returns -1 if no memory. */
 APROF_HIDDEN int aprof_thread_grow_stack(struct aprof_thread *t);
@@ -122,7 +126,27 @@ APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uin
 APROF_HIDDEN struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
 							   uintptr_t site);
 
-#include "clock.h"
+/*
+** Charges T's interval from its last clock reading to NOW to context C, and
+** starts the next one there: the one way time is charged.
+*/
+APROF_NOINSTR static inline void aprof_charge(struct aprof_thread *t, struct aprof_context *c,
+					      uint64_t now)
+{
+	APROF_ADD(c->ticks, now - t->last);
+	t->last = now;
+}
+
+/*
+** Charges T's interval up to now to its current context (a jump, the thread's
+** end, a write of the profile); nothing in sampling mode, where the timer
+** charges.
+*/
+APROF_NOINSTR static inline void aprof_charge_now(struct aprof_thread *t)
+{
+	if (aprof_clock_kind != AMON_CLOCK_SAMPLE)
+		aprof_charge(t, t->cur, aprof_clock_read());
+}
 
 /* Hooks (or heap-tracking calls) until the next probe, drawn from the clock value NOW. */
 APROF_NOINSTR static inline uint32_t aprof_probe_next(uint64_t now)

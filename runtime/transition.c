@@ -191,3 +191,18 @@ full:
 	APROF_PUT(m->full, 1);
 	return from;
 }
+
+
+APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
+{
+	size_t n = aprof_machine_published(m), i;
+	struct aprof_context *c;
+
+	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n)) {
+		APROF_PUT(c->ticks, 0);
+		APROF_PUT(c->events, 0);
+		APROF_PUT(c->heap_events, 0);
+		APROF_PUT(c->calls, 0);
+		APROF_PUT(c->rec, 0);
+	}
+}

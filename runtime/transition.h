@@ -140,4 +140,30 @@ aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t 
 	return to != NULL ? to : aprof_transition_slow(m, from, proc);
 }
 
+/*
+** Another thread (the writer, aprof_restart) walks a machine's contexts while
+** its thread may add more: it takes N, the contexts published, once, then
+**     for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
+** The context after C, the I-th of the N, or C itself after the last, whose
+** 'next' its thread may be linking (transition.c).
+*/
+APROF_NOINSTR static inline struct aprof_context *aprof_context_next(struct aprof_context *c,
+								     size_t i, size_t n)
+{
+	return i < n ? __atomic_load_n(&c->next, __ATOMIC_ACQUIRE) : c;
+}
+
+/* Contexts of M published so far, the N of aprof_context_next. */
+APROF_NOINSTR static inline size_t aprof_machine_published(const struct aprof_machine *m)
+{
+	return __atomic_load_n(&m->contexts, __ATOMIC_ACQUIRE);
+}
+
+/*
+** Zeroes the counts and ticks of every context of M published so far
+** (aprof_restart, a fork's child): counted from now on.  Heap counters are
+** the heap's (aprof_heap_reset).
+*/
+APROF_HIDDEN void aprof_machine_zero(struct aprof_machine *m);
+
 #endif /* APROF_RUNTIME_TRANSITION_H */

@@ -1,7 +1,9 @@
 /*
-** writer.c -- the amon writer: header, modules, each thread's contexts and a
-** CRC-32 seal, written to a temporary file and renamed into place.  It uses
-** only system calls and a static buffer, never the program's malloc or stdio.
+** writer.c -- how the profile is written: the output path, then header,
+** modules, each thread's contexts and a CRC-32 seal, written to a temporary
+** file and renamed into place, one writer at a time.  It uses only system
+** calls and a static buffer, never the program's malloc or stdio.  When to
+** write is the policy's (policy.c).
 */
 #include <config.h>
 
@@ -19,6 +21,7 @@
 #include "amon.h"
 #include "arena.h"
 #include "clock.h"
+#include "cost.h"
 #include "heap.h"
 #include "modules.h"
 #include "thread.h"
@@ -193,17 +196,6 @@ APROF_NOINSTR static void write_context(struct out *o, const struct aprof_contex
 }
 
 
-/*
-** The context after C, the I-th of N published, or C itself after the last:
-** the last one's 'next' may be being linked by its thread (transition.c).
-*/
-APROF_NOINSTR static const struct aprof_context *next_context(const struct aprof_context *c,
-							    uint64_t i, uint64_t n)
-{
-	return i < n ? __atomic_load_n(&c->next, __ATOMIC_ACQUIRE) : c;
-}
-
-
 /* The current name of thread TID of this process into NAME[16], if the thread still runs. */
 APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
 {
@@ -229,13 +221,13 @@ APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
 APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread *t)
 {
 	const struct aprof_machine *m = &t->machine;
-	const struct aprof_context *c;
+	struct aprof_context *c;
 	struct amon_thread th;
 	uint64_t length = sizeof th, i;
 
 	/* The thread may still run: write the first 'contexts' it had published. */
 	memset(&th, 0, sizeof th);
-	th.contexts = __atomic_load_n(&m->contexts, __ATOMIC_ACQUIRE);
+	th.contexts = aprof_machine_published(m);
 	th.tid = t->tid;
 	memcpy(th.name, t->name, sizeof th.name);
 	thread_name(t->tid, th.name);
@@ -258,11 +250,11 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
 	th.memory = APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0];
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
-	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
+	for (c = m->first, i = 0; i < th.contexts; c = aprof_context_next(c, ++i, th.contexts))
 		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
 	out_record(o, AMON_TAG_THREAD, length);
 	out_bytes(o, &th, sizeof th);
-	for (c = m->first, i = 0; i < th.contexts; c = next_context(c, ++i, th.contexts))
+	for (c = m->first, i = 0; i < th.contexts; c = aprof_context_next(c, ++i, th.contexts))
 		write_context(o, c);
 }
 
@@ -308,9 +300,6 @@ APROF_NOINSTR static void write_heap(struct out *o)
 /* ---- writing, dumps and control ------------------------------------------ */
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* one writer at a time */
-static int stopped;                   /* aprof_stop: nothing to write at exit */
-static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */
-static unsigned long autosave_left;   /* allocations until the next autosave */
 static unsigned dumps;                /* writes so far, for unique temporary names */
 
 
@@ -329,18 +318,10 @@ APROF_NOINSTR static void report_failure(const char *what, int err)
 APROF_NOINSTR static int write_profile(void)
 {
 	char tmp[PATH_MAX + 48];
-	struct aprof_thread *self = aprof_self;
 	struct amon_header h;
 	const struct aprof_thread *t;
-	uint64_t now;
 	uint32_t crc;
 
-	/* Sampling charges no interval: only samples count (a clock read there is in ns). */
-	if (self != NULL && aprof_clock_kind != AMON_CLOCK_SAMPLE) {
-		now = aprof_clock_read();
-		self->cur->ticks += now - self->last;
-		self->last = now;
-	}
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE);
 	h.version = AMON_VERSION;
@@ -383,53 +364,26 @@ APROF_NOINSTR static int write_profile(void)
 }
 
 
-APROF_NOINSTR int aprof_writer_dump(void)
+APROF_NOINSTR int aprof_writer_write(int wait)
 {
-	int r;
+	int r = -1;
 
 	aprof_busy++;
-	pthread_mutex_lock(&write_lock);
-	r = write_profile();
-	pthread_mutex_unlock(&write_lock);
+	/* Not waiting: a signal may have come while this very thread was writing. */
+	if (wait ? pthread_mutex_lock(&write_lock) == 0 : pthread_mutex_trylock(&write_lock) == 0) {
+		r = write_profile();
+		pthread_mutex_unlock(&write_lock);
+	}
 	aprof_busy--;
 	return r;
 }
 
 
-APROF_NOINSTR void aprof_writer_at_exit(void)
-{
-	if (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
-		return;
-	aprof_hooks_calibrate(); /* the CPU warm now: see clock.h */
-	aprof_writer_dump();
-}
-
-
-APROF_NOINSTR void aprof_writer_set_stopped(int stop, const char *path)
+APROF_NOINSTR void aprof_writer_set_path(const char *path)
 {
 	pthread_mutex_lock(&write_lock);
-	if (path != NULL && *path != '\0')
-		set_out_path(path);
-	__atomic_store_n(&stopped, stop, __ATOMIC_RELEASE);
+	set_out_path(path);
 	pthread_mutex_unlock(&write_lock);
-}
-
-
-APROF_NOINSTR void aprof_writer_set_autosave(unsigned long every)
-{
-	__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
-	__atomic_store_n(&autosave_every, every, __ATOMIC_RELEASE);
-}
-
-
-APROF_NOINSTR void aprof_writer_count_allocation(void)
-{
-	unsigned long every = __atomic_load_n(&autosave_every, __ATOMIC_RELAXED);
-
-	if (every != 0 && __atomic_sub_fetch(&autosave_left, 1, __ATOMIC_RELAXED) == 0) {
-		__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
-		aprof_writer_dump();
-	}
 }
 
 
@@ -449,17 +403,4 @@ APROF_NOINSTR void aprof_writer_fork_child(void)
 {
 	pthread_mutex_init(&write_lock, NULL);
 	expand_out_path(1);
-}
-
-
-APROF_NOINSTR void aprof_writer_dump_crash(void)
-{
-	aprof_busy++;
-	/* The crash may have come while this very thread was writing: then give up. */
-	if (pthread_mutex_trylock(&write_lock) == 0) {
-		if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
-			write_profile();
-		pthread_mutex_unlock(&write_lock);
-	}
-	aprof_busy--;
 }

@@ -15,7 +15,7 @@ __longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_restart aprof_set_au
 aprof_stop calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp \
 malloc memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine
-# and calibration_routine_probed (runtime/hooks.c), as GCC's code would;
+# and calibration_routine_probed (runtime/cost.c), as GCC's code would;
 # also when built with -finstrument-functions (tests/libaprof-instrumented).
 # hook_callers LIB: the routines of LIB that call or jump to a hook.
 hook_callers() {

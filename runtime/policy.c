@@ -1,12 +1,13 @@
 /*
-** process.c -- the profile across the life of the process: fork (the child
-** starts a profile of its own), the exec family and _exit (the profile so
-** far is written first), fatal signals (written before the default action)
-** and APROF_DUMP_SIGNAL (a snapshot on demand).
+** policy.c -- when the profile is written: at exit, before an exec or
+** _exit replaces or ends the process, on a fatal signal (then the default
+** action) and on APROF_DUMP_SIGNAL, every so many allocations (autosave),
+** and when the program says so (<aprof.h>, after mprof's mprof_stop,
+** mprof_restart and set_mprof_autosave); and what a fork's child starts
+** with.  How it is written is the writer's (writer.c).
 */
 #include <config.h>
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,8 +17,10 @@
 
 #include "aprof.h"
 #include "clock.h"
+#include "cost.h"
 #include "heap.h"
-#include "process.h"
+#include "interpose.h"
+#include "policy.h"
 #include "sample.h"
 #include "thread.h"
 #include "writer.h"
@@ -35,6 +38,97 @@ APROF_API void _Exit(int status) __attribute__((noreturn));
 
 /* The signals whose default action ends the process with a core: write first. */
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+static int stopped;                   /* aprof_stop: nothing to write at exit */
+static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */
+static unsigned long autosave_left;   /* allocations until the next autosave */
+
+
+/*
+** Writes the profile so far, the calling thread's interval charged first;
+** WAIT 0 (a signal handler's last word) gives up if a write is under way.
+** Returns 0, or -1 on failure (reported by the writer).
+*/
+APROF_NOINSTR static int write_profile(int wait)
+{
+	struct aprof_thread *self = aprof_self;
+	int r;
+
+	aprof_busy++;
+	if (self != NULL)
+		aprof_charge_now(self);
+	r = aprof_writer_write(wait);
+	aprof_busy--;
+	return r;
+}
+
+
+APROF_NOINSTR void aprof_policy_exit(void)
+{
+	if (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
+		return;
+	aprof_hooks_calibrate(); /* the CPU warm now: see cost.h */
+	write_profile(1);
+}
+
+
+/* A crash or a dump signal: the profile so far, unless stopped; it must not wait. */
+APROF_NOINSTR static void write_crash(void)
+{
+	if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
+		write_profile(0);
+}
+
+
+/* ---- the program's own control (<aprof.h>) ------------------------------- */
+
+APROF_API int aprof_dump(void)
+{
+	return __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) ? write_profile(1) : 0;
+}
+
+
+APROF_API int aprof_stop(void)
+{
+	int r = aprof_dump();
+
+	__atomic_store_n(&stopped, 1, __ATOMIC_RELEASE);
+	aprof_heap_on_set(0);
+	return r;
+}
+
+
+APROF_API void aprof_restart(const char *file)
+{
+	struct aprof_thread *t;
+
+	aprof_heap_reset();
+	/* Counts from before the restart are forgotten, time included. */
+	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next)
+		aprof_machine_zero(&t->machine);
+	if (file != NULL && *file != '\0')
+		aprof_writer_set_path(file);
+	__atomic_store_n(&stopped, 0, __ATOMIC_RELEASE);
+	aprof_heap_on_set(1);
+}
+
+
+APROF_API void aprof_set_autosave(unsigned long count)
+{
+	__atomic_store_n(&autosave_left, count, __ATOMIC_RELAXED);
+	__atomic_store_n(&autosave_every, count, __ATOMIC_RELEASE);
+}
+
+
+APROF_NOINSTR void aprof_policy_count_allocation(void)
+{
+	unsigned long every = __atomic_load_n(&autosave_every, __ATOMIC_RELAXED);
+
+	if (every != 0 && __atomic_sub_fetch(&autosave_left, 1, __ATOMIC_RELAXED) == 0) {
+		__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
+		write_profile(1);
+	}
+}
 
 
 /* ---- fork ------------------------------------------------------------------ */
@@ -61,7 +155,6 @@ APROF_NOINSTR static void fork_parent(void)
 APROF_NOINSTR static void fork_child(void)
 {
 	struct aprof_thread *self = aprof_self;
-	struct aprof_context *c;
 
 	aprof_heap_fork_child();
 	aprof_writer_fork_child();
@@ -69,8 +162,7 @@ APROF_NOINSTR static void fork_child(void)
 	if (self != NULL) {
 		self->next = NULL;
 		self->tid = (uint64_t)getpid();
-		for (c = self->machine.first; c != NULL; c = c->next)
-			c->ticks = c->events = c->heap_events = c->calls = c->rec = 0;
+		aprof_machine_zero(&self->machine);
 		self->resyncs = self->dropped = self->unmatched = 0;
 	}
 	aprof_heap_reset();
@@ -85,25 +177,11 @@ APROF_NOINSTR static void fork_child(void)
 
 /* ---- exec and _exit: write first --------------------------------------------- */
 
-APROF_NOINSTR void *aprof_next_definition(void **cache, const char *name)
-{
-	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-
-	if (f == NULL) {
-		aprof_busy++; /* dlsym may allocate */
-		f = dlsym(RTLD_NEXT, name);
-		aprof_busy--;
-		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
-
 /* Before the process image is replaced or ends without exit(): write the profile. */
-APROF_NOINSTR static void write_now(void)
+APROF_NOINSTR static void write_first(void)
 {
-	if (aprof_started)
-		aprof_writer_at_exit();
+	if (__atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE))
+		aprof_policy_exit();
 }
 
 
@@ -117,7 +195,7 @@ APROF_API int execve(const char *path, char *const argv[], char *const envp[])
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	return ((execve_fn)aprof_next_definition(&real, "execve"))(path, argv, envp);
 }
 
@@ -126,7 +204,7 @@ APROF_API int execv(const char *path, char *const argv[])
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	return ((execv_fn)aprof_next_definition(&real, "execv"))(path, argv);
 }
 
@@ -135,7 +213,7 @@ APROF_API int execvp(const char *file, char *const argv[])
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	return ((execv_fn)aprof_next_definition(&real, "execvp"))(file, argv);
 }
 
@@ -144,7 +222,7 @@ APROF_API int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	return ((execve_fn)aprof_next_definition(&real, "execvpe"))(file, argv, envp);
 }
 
@@ -153,7 +231,7 @@ APROF_API int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	return ((fexecve_fn)aprof_next_definition(&real, "fexecve"))(fd, argv, envp);
 }
 
@@ -228,7 +306,7 @@ APROF_API void _exit(int status)
 {
 	static void *real;
 
-	write_now();
+	write_first();
 	((exit_fn)aprof_next_definition(&real, "_exit"))(status);
 }
 
@@ -244,7 +322,7 @@ APROF_API void _Exit(int status)
 /* A fatal signal: write what we have, then let the default action happen. */
 APROF_NOINSTR static void on_fatal(int sig)
 {
-	aprof_writer_dump_crash();
+	write_crash();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -254,7 +332,7 @@ APROF_NOINSTR static void on_fatal(int sig)
 APROF_NOINSTR static void on_dump(int sig)
 {
 	(void)sig;
-	aprof_writer_dump_crash();
+	write_crash();
 }
 
 
@@ -296,7 +374,7 @@ APROF_NOINSTR static void catch_signal(int sig, void (*handler)(int), int flags)
 }
 
 
-APROF_NOINSTR void aprof_process_init(void)
+APROF_NOINSTR void aprof_policy_init(void)
 {
 	size_t i;
 	int sig = dump_signal();

@@ -1,0 +1,28 @@
+/*
+** policy.h -- when the profile is written (policy.c): at exit, before exec
+** and _exit, on fatal signals and APROF_DUMP_SIGNAL, by autosave and by the
+** program's own control (<aprof.h>); and a fork's child.
+*/
+#ifndef APROF_RUNTIME_POLICY_H
+#define APROF_RUNTIME_POLICY_H
+
+#include "internal.h"
+
+/*
+** At the runtime's start (startup.c): fork handlers, and handlers for the
+** fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: write the
+** profile, then the default action) and for APROF_DUMP_SIGNAL (write a
+** snapshot), each only where the program has not set a handler of its own.
+*/
+APROF_HIDDEN void aprof_policy_init(void);
+
+/*
+** The process ends (exit, or exec or _exit replaces it): the hooks
+** calibrated again and the profile written, unless aprof_stop stopped it.
+*/
+APROF_HIDDEN void aprof_policy_exit(void);
+
+/* Counts one allocation charged towards the next autosave (aprof_set_autosave). */
+APROF_HIDDEN void aprof_policy_count_allocation(void);
+
+#endif /* APROF_RUNTIME_POLICY_H */

@@ -1,0 +1,81 @@
+/*
+** startup.c -- the runtime's start-up, in the order its modules need:
+** clock, then sampling or the hooks' calibration, heap, writer, and the write
+** policy (signals, fork); then each thread's state, its end, and the
+** process's exit, where the profile is written.  Like uftrace's
+** mcount_startup, it runs at the first hook that needs it.
+*/
+#include <config.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+
+#include "clock.h"
+#include "cost.h"
+#include "heap.h"
+#include "policy.h"
+#include "sample.h"
+#include "startup.h"
+#include "thread.h"
+#include "writer.h"
+
+static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+static pthread_key_t thread_key; /* its destructor sees each thread end */
+
+
+/*
+** A thread ends: charge its last interval and keep its name (set with
+** pthread_setname_np, perhaps after its first hook).  Hooks called after
+** this (other destructors) still work on the state.
+*/
+APROF_NOINSTR static void thread_end(void *state)
+{
+	struct aprof_thread *t = state;
+
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sample_thread_end(t);
+	aprof_charge_now(t);
+	prctl(PR_GET_NAME, t->name);
+}
+
+
+/* The exit handler: the profile written, unless stopped (policy.c). */
+APROF_NOINSTR static void at_exit(void)
+{
+	aprof_policy_exit();
+}
+
+
+/* Runs once, with the guard set, at the process's first hook or allocation after start. */
+APROF_NOINSTR static void runtime_start(void)
+{
+	aprof_clock_init(secure_getenv("APROF_CLOCK"));
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sample_init();
+	else
+		aprof_hooks_calibrate();
+	aprof_heap_init();
+	aprof_writer_init();
+	aprof_policy_init();
+	pthread_key_create(&thread_key, thread_end);
+	atexit(at_exit);
+	__atomic_store_n(&aprof_started, 1, __ATOMIC_RELEASE);
+}
+
+
+APROF_NOINSTR struct aprof_thread *aprof_startup_thread(void)
+{
+	struct aprof_thread *t;
+
+	aprof_busy++;
+	pthread_once(&runtime_once, runtime_start);
+	t = aprof_thread_new();
+	if (t != NULL) {
+		pthread_setspecific(thread_key, t);
+		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+			aprof_sample_thread_start(t);
+	}
+	aprof_busy--;
+	return t;
+}
