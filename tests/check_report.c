@@ -581,14 +581,81 @@ static int matches(const char *re, const char *line)
 ** primary line, and the graph ended by a line that is exactly "\f".  Run
 ** for time and (_i = 1) for bytes.
 */
+/*
+** Decimals as the run needs: the 0.96 s fixture gets four significant
+** digits (four decimals), every value column two characters wider, the
+** headers' words moved with their columns; --decimals=3 forces three.
+*/
+START_TEST(test_decimals)
+{
+	struct report_options o = brief_options();
+	char *out;
+
+	o.decimals = 0;
+	o.graph = 0;
+	out = render(&o);
+	ck_assert(starts_with(out, "Flat profile:\n\nEach sample counts as 0.01 seconds.\n"
+			      "  %     cumulative     self              self     total           \n"
+			      " time     seconds     seconds    calls  ms/call  ms/call  name    \n"
+			      " 88.54      0.8500     0.8500     9091     0.09     0.09  work\n"));
+	free(out);
+
+	o.graph = 1;
+	o.flat = 0;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\ngranularity: each sample hit covers 1 byte(s) for "
+				     "1.04% of 0.9600 seconds\n\n"
+				     "index % time      self    children    called     name\n"
+				     "                                                     <spontaneous>\n"
+				     "[1]    100.0    0.0100    0.9500       1         main [1]\n"
+				     "                0.0400    0.7000       1/1           fib [3]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n                                    8360             "
+				     "fib [3]\n"));
+	free(out);
+
+	o.decimals = 3;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\n[1]    100.0    0.010    0.950       1         main [1]\n"));
+	free(out);
+}
+END_TEST
+
+
+/* Symbol specifications: NAME, FILE:NAME, patterns, C++ names with "::" and parameters. */
+START_TEST(test_symspec)
+{
+	struct symspec s = { NULL, 0 };
+
+	symspec_add(&s, "Parser::*");
+	ck_assert_ptr_null(s.items[0].file);
+	ck_assert_str_eq(s.items[0].name, "Parser::*");
+	ck_assert(symspec_has(&s, "Parser::parse(int)", NULL));
+	ck_assert(!symspec_has(&s, "Lexer::next()", NULL));
+	symspec_add(&s, "src/*.c:init");
+	ck_assert_str_eq(s.items[1].file, "src/*.c");
+	ck_assert_str_eq(s.items[1].name, "init");
+	ck_assert(symspec_has(&s, "init", "src/main.c"));
+	ck_assert(!symspec_has(&s, "init", "lib/main.c"));
+	ck_assert(!symspec_has(&s, "init", NULL));
+	symspec_add(&s, "stack.cc:Stack::push");
+	ck_assert_str_eq(s.items[2].file, "stack.cc");
+	ck_assert(symspec_has(&s, "Stack::push(int)", "../src/stack.cc"));
+	ck_assert(!symspec_has(&s, "Stack::pop()", "../src/stack.cc"));
+	ck_assert(!symspec_has(NULL, "init", "src/main.c"));
+}
+END_TEST
+
+
 START_TEST(test_gprof2dot_shapes)
 {
 	struct report_options o = brief_options();
 	char *out, *line, *save = NULL;
 	int in_graph = 0, ended = 0, entry_lines = 0, cycle_entry = 0, primaries = 0;
 
-	if (_i == 1)
+	if (_i % 2 == 1)
 		use_bytes();
+	if (_i >= 2)
+		o.decimals = 0; /* as the run needs: 4 (0.96 s) or 3 (96 bytes), columns widened */
 	o.flat = 0;
 	out = render(&o);
 	for (line = strtok_r(out, "\n", &save); line != NULL && !ended;
@@ -647,7 +714,9 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_index_zero);
 	tcase_add_test(tc, test_no_time);
 	tcase_add_test(tc, test_bytes);
-	tcase_add_loop_test(tc, test_gprof2dot_shapes, 0, 2);
+	tcase_add_loop_test(tc, test_gprof2dot_shapes, 0, 4);
+	tcase_add_test(tc, test_decimals);
+	tcase_add_test(tc, test_symspec);
 	suite_add_tcase(s, tc);
 	return s;
 }
