@@ -157,7 +157,8 @@ static void select_thread(struct amon_thread_info *to, const struct amon_thread_
 	for (i = 0; i < from->ncontexts; i++)
 		words += from->contexts[i].depth;
 	to->contexts = xmalloc((from->ncontexts + 1) * sizeof to->contexts[0]);
-	to->histories = xmalloc((words + 1) * sizeof to->histories[0]);
+	/* Elided histories are new; the others stay where they are, in D's image. */
+	to->histories = s->elide.n > 0 ? xmalloc((words + 1) * sizeof to->histories[0]) : NULL;
 	for (i = 0; i < from->ncontexts; i++) {
 		const struct amon_context_info *c = &from->contexts[i];
 

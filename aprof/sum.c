@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aprof/histories.h"
 #include "aprof/sum.h"
 #include "aprof/util.h"
 
@@ -91,11 +92,8 @@ static uint64_t move(const struct amon_data *s, const struct amon_data *d, const
 static int item_by_history(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
-	int r;
+	int r = histories_cmp(&x->c, &y->c);
 
-	if (x->c.depth != y->c.depth)
-		return x->c.depth < y->c.depth ? -1 : 1;
-	r = memcmp(x->history, y->history, x->c.depth * sizeof x->history[0]);
 	return r != 0 ? r : (x->order < y->order ? -1 : x->order > y->order);
 }
 
@@ -105,27 +103,6 @@ static int item_by_order(const void *a, const void *b)
 	const struct item *x = a, *y = b;
 
 	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-
-/* Adds context B's counters into A. */
-static void add_context(struct amon_context_info *a, const struct amon_context_info *b)
-{
-	int k;
-
-	a->calls += b->calls;
-	a->rec += b->rec;
-	a->ticks += b->ticks;
-	a->allocs += b->allocs;
-	a->alloc_bytes += b->alloc_bytes;
-	a->frees += b->frees;
-	a->free_bytes += b->free_bytes;
-	for (k = 0; k < AMON_SIZE_CLASSES; k++) {
-		a->class_alloc[k] += b->class_alloc[k];
-		a->class_free[k] += b->class_free[k];
-	}
-	a->peak_bytes += b->peak_bytes;
-	a->heap_events += b->heap_events;
 }
 
 
@@ -159,6 +136,7 @@ static void gather_thread(struct gather *g, const struct amon_data *s, const str
 		it->history = xmalloc((it->c.depth + 1) * sizeof it->history[0]);
 		for (k = 0; k < it->c.depth; k++)
 			it->history[k] = move(s, d, map, ti->contexts[i].history[k]);
+		it->c.history = it->history;
 		it->order = g->n++;
 	}
 }
@@ -173,10 +151,8 @@ static void make_thread(struct amon_data *s, struct gather *g, int t)
 
 	qsort(g->items, g->n, sizeof g->items[0], item_by_history);
 	for (i = k = 0; i < g->n; i++) {
-		if (k > 0 && g->items[k - 1].c.depth == g->items[i].c.depth &&
-		    memcmp(g->items[k - 1].history, g->items[i].history,
-			   g->items[i].c.depth * sizeof(uint64_t)) == 0) {
-			add_context(&g->items[k - 1].c, &g->items[i].c);
+		if (k > 0 && histories_cmp(&g->items[k - 1].c, &g->items[i].c) == 0) {
+			histories_add(&g->items[k - 1].c, &g->items[i].c);
 			free(g->items[i].history);
 			continue;
 		}

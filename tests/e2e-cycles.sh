@@ -1,11 +1,10 @@
 #!/bin/sh
 # e2e-cycles.sh -- --cycles lists the cycles of recursion that happened:
-# on the paper's Main -> (P -> Q -> R)^n -> P -> S one cycle, P -> Q -> R ->
-# P, traversed n times; on tests/s-cycles.c's two separate cycles both, and
-# nothing else.  Counts are exact.
+# on the paper's Main -> (P -> Q -> R)^n -> P -> S (tests/s-pqrs.c) one
+# cycle, P -> Q -> R -> P, traversed n times; on tests/s-cycles.c's two
+# separate cycles both, and nothing else.  Counts are exact.
 . "$top_srcdir/tests/e2e-lib.sh"
 
-exe="$top_builddir/tests/s-cycles"
 
 # cycles: "members traversals" for every cycle listed in $WORK/report.
 cycles() {
@@ -13,15 +12,15 @@ cycles() {
 }
 
 for n in 1 5 40; do
-	profile s-cycles paper "$n"
-	"$APROF" --cycles "$exe" "$WORK/amon.out" >"$WORK/report"
+	profile s-pqrs "$n"
+	"$APROF" --cycles "$top_builddir/tests/s-pqrs" "$WORK/amon.out" >"$WORK/report"
 	expect_eq "paper, n = $n: one cycle, traversed n times" "$(cycles)" "P -> Q -> R -> P $n"
 	expect_eq "paper, n = $n: entered once, from main" \
 		"$(grep -c '^    entered from main: 1 calls$' "$WORK/report")" 1
 done
 
-profile s-cycles two
-"$APROF" --cycles "$exe" "$WORK/amon.out" >"$WORK/report"
+profile s-cycles
+"$APROF" --cycles "$top_builddir/tests/s-cycles" "$WORK/amon.out" >"$WORK/report"
 expect_eq "two cycles, and nothing else" "$(cycles | sort | tr '\n' ';')" \
 	"A -> B -> A 12;C -> D -> E -> C 5;"
 finish
