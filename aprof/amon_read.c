@@ -148,22 +148,41 @@ static double probe_mean(uint64_t total, uint64_t n)
 }
 
 
+/*
+** How far the in-run probes may move the calibrated costs: the CPU's speed
+** in the run within a factor PROBE_BOUND of calibration's, a hook's cost at
+** most PROBE_BOUND times its calibrated cost; probes that say otherwise are
+** not used.  A probe the scheduler interrupted on a busy machine times the
+** interruption too (a timeslice, millions of ticks): one such among a
+** hundred made the mean, and the cost taken off every context, 500 us a
+** call, and every context was charged 0 (seen with make check beside a busy
+** loop).
+*/
+#define PROBE_BOUND 4.0
+
+
 void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti)
 {
 	double empty = probe_mean(th->empty_probe_ticks, th->entry_probes), k = 1.0, entry, exit;
+	double calibrated = (double)th->entry_ticks;
+	int probed = th->entry_probes != 0 && th->probe_empty != 0;
 
 	/* The CPU's speed in the run against at calibration: two reads back to back in each. */
-	if (th->entry_probes != 0 && th->probe_empty != 0)
+	if (probed)
 		k = empty / (double)th->probe_empty;
-	entry = k * (double)th->entry_ticks;
+	if (k > PROBE_BOUND || k < 1.0 / PROBE_BOUND)
+		probed = 0, k = 1.0;
+	entry = k * calibrated;
 	exit = k * (double)th->exit_ticks;
 	/* A probe times an entry's work before its read, and an exit's after. */
-	if (th->entry_probes != 0)
+	if (probed)
 		entry += probe_mean(th->entry_probe_ticks, th->entry_probes) -
 			 k * (double)th->entry_probe_base;
-	if (th->exit_probes != 0)
+	if (probed && th->exit_probes != 0)
 		entry += probe_mean(th->exit_probe_ticks, th->exit_probes) -
 			 k * (double)th->exit_probe_base;
+	if (entry > PROBE_BOUND * (calibrated + 1))
+		entry = k * calibrated;
 	ti->entry_cost = entry > 0 ? entry : 0;
 	ti->exit_cost = exit > 0 ? exit : 0;
 	ti->heap_cost = probe_mean(th->heap_probe_ticks, th->heap_probes) - empty;
