@@ -27,6 +27,7 @@ struct cursor {
 struct parse {
 	jmp_buf fault;
 	char *message;             /* "NAME: what", malloc'd */
+	void *scratch;             /* a malloc'd block of the record at hand, freed on a fault */
 };
 
 static struct parse *parsing; /* the parse under way (the analyser is single-threaded) */
@@ -195,18 +196,102 @@ void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti)
 
 
 /*
-** The ticks to charge context AC of thread TI: its ticks less the
-** runtime's own, TI's entry_cost in each interval that ended in an entry,
-** exit_cost in each that ended in an exit, heap_cost in each heap-tracking
-** call (runtime/hooks.c, heap.c), never below 0.
+** The ticks to charge a context of thread TI with counters V (enum
+** amon_count): its ticks less the runtime's own, TI's entry_cost in each
+** interval that ended in an entry, exit_cost in each that ended in an exit,
+** heap_cost in each heap-tracking call (runtime/hooks.c, heap.c), never
+** below 0.
 */
-static uint64_t charged_ticks(const struct amon_context *ac, const struct amon_thread_info *ti)
+static uint64_t charged_ticks(const uint64_t *v, const struct amon_thread_info *ti)
 {
-	long double own = (long double)ac->events * ti->entry_cost +
-			  (long double)(ac->calls + ac->rec) * ti->exit_cost +
-			  (long double)ac->heap_events * ti->heap_cost;
+	long double own = (long double)v[AMON_EVENTS] * ti->entry_cost +
+			  (long double)(v[AMON_CALLS] + v[AMON_REC]) * ti->exit_cost +
+			  (long double)v[AMON_HEAP_EVENTS] * ti->heap_cost;
 
-	return own >= ac->ticks ? 0 : ac->ticks - (uint64_t)own;
+	return own >= v[AMON_TICKS] ? 0 : v[AMON_TICKS] - (uint64_t)own;
+}
+
+
+/* The next varint (amon.h) of context record C. */
+static uint64_t varint(const struct amon_data *d, struct cursor *c)
+{
+	uint64_t v = 0;
+	int shift;
+
+	for (shift = 0; c->p < c->end; shift += 7) {
+		unsigned b = *c->p++;
+
+		if (shift == 63 && b > 1)
+			break; /* more than 64 bits */
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80)
+			return v;
+		if (shift == 63)
+			break;
+	}
+	fail(d, "corrupt context record (bad varint)");
+}
+
+
+/*
+** Context I of thread TI from C: its history into TI's block of entries
+** (*USED of *CAP in use, grown as needed, at most LIMIT), at offset
+** AT[I] (the block may move before the last context), and its counters.
+*/
+static void read_context(struct amon_data *d, struct cursor *c, struct amon_thread_info *ti,
+			 size_t i, size_t *at, size_t *used, size_t *cap, uint64_t limit)
+{
+	struct amon_context_info *ci = &ti->contexts[i];
+	uint64_t ref, more, present, v[AMON_COUNTS], prev = 0, depth = 0, *h;
+	int k;
+
+	ref = varint(d, c);
+	more = varint(d, c);
+	if (ref > i)
+		fail(d, "corrupt context record (history of a context that does not exist)");
+	if (ref > 0)
+		depth = ti->contexts[i - ref].depth;
+	if (more > (uint64_t)(c->end - c->p) || depth + more > UINT32_MAX ||
+	    depth + more > limit - *used)
+		fail(d, "corrupt context record (history longer than the thread's memory)");
+	if (*cap - *used < depth + more) {
+		*cap = 2 * (*used + depth + more);
+		ti->histories = xrealloc(ti->histories, *cap * sizeof ti->histories[0]);
+	}
+	h = ti->histories + *used;
+	if (depth > 0) {
+		memcpy(h, ti->histories + at[i - ref], depth * sizeof h[0]);
+		prev = h[depth - 1];
+	}
+	for (; more > 0; more--, depth++) {
+		h[depth] = prev = amon_entry_decode(prev, varint(d, c));
+		if (AMON_ADDR(prev) == 0)
+			fail(d, "corrupt history (null address)");
+	}
+	/* A history ends in its running routine, which is marked. */
+	if (depth > 0 && !AMON_MARKED(h[depth - 1]))
+		fail(d, "corrupt history (running routine unmarked)");
+	at[i] = *used;
+	*used += depth;
+	ci->depth = (uint32_t)depth;
+	present = varint(d, c);
+	if (present >> AMON_COUNTS != 0)
+		fail(d, "corrupt context record (unknown counter)");
+	for (k = 0; k < AMON_COUNTS; k++)
+		v[k] = (present >> k & 1) != 0 ? varint(d, c) : 0;
+	if (v[AMON_FREES] > v[AMON_ALLOCS] || v[AMON_FREE_BYTES] > v[AMON_ALLOC_BYTES])
+		fail(d, "corrupt context record (more freed than allocated)");
+	ci->calls = v[AMON_CALLS];
+	ci->rec = v[AMON_REC];
+	ci->ticks = charged_ticks(v, ti);
+	ci->heap_events = v[AMON_HEAP_EVENTS];
+	ci->allocs = v[AMON_ALLOCS];
+	ci->alloc_bytes = v[AMON_ALLOC_BYTES];
+	ci->frees = v[AMON_FREES];
+	ci->free_bytes = v[AMON_FREE_BYTES];
+	ci->peak_bytes = v[AMON_PEAK_BYTES];
+	memcpy(ci->class_alloc, v + AMON_CLASS_ALLOC, sizeof ci->class_alloc);
+	memcpy(ci->class_free, v + AMON_CLASS_FREE, sizeof ci->class_free);
 }
 
 
@@ -214,17 +299,17 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 {
 	struct amon_thread th;
 	struct amon_thread_info *ti;
-	uint64_t *entries;
-	size_t i;
+	size_t i, *at, used = 0, cap = 256;
 
 	if (!take(c, &th, sizeof th))
 		fail(d, "corrupt thread record");
-	/* Each context takes at least sizeof(struct amon_context) bytes. */
-	if (th.contexts > (size_t)(c->end - c->p) / sizeof(struct amon_context))
+	/* Each context takes at least three bytes (ref, more, present). */
+	if (th.contexts > (size_t)(c->end - c->p) / 3)
 		fail(d, "corrupt thread record (%llu contexts cannot fit)",
 			 (unsigned long long)th.contexts);
 	d->threads = xrealloc(d->threads, (size_t)(d->nthreads + 1) * sizeof d->threads[0]);
 	ti = &d->threads[d->nthreads++];
+	memset(ti, 0, sizeof *ti);
 	ti->tid = th.tid;
 	memcpy(ti->name, th.name, sizeof th.name);
 	ti->name[sizeof th.name] = '\0';
@@ -238,41 +323,19 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	amon_own_costs(&th, ti);
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
-	/* Histories are copied out: module paths leave records unaligned in the file. */
-	entries = ti->histories = xmalloc((size_t)(c->end - c->p));
-	for (i = 0; i < th.contexts; i++) {
-		struct amon_context ac;
-		struct amon_context_info *ci = &ti->contexts[i];
-		uint32_t k;
-
-		if (!take(c, &ac, sizeof ac) ||
-		    ac.depth > (size_t)(c->end - c->p) / sizeof(uint64_t))
-			fail(d, "corrupt context record");
-		ci->depth = ac.depth;
-		ci->calls = ac.calls;
-		ci->rec = ac.rec;
-		ci->ticks = charged_ticks(&ac, ti);
-		ci->allocs = ac.allocs;
-		ci->alloc_bytes = ac.alloc_bytes;
-		ci->frees = ac.frees;
-		ci->free_bytes = ac.free_bytes;
-		memcpy(ci->class_alloc, ac.class_alloc, sizeof ci->class_alloc);
-		memcpy(ci->class_free, ac.class_free, sizeof ci->class_free);
-		ci->peak_bytes = ac.peak_bytes;
-		ci->heap_events = ac.heap_events;
-		if (ac.frees > ac.allocs || ac.free_bytes > ac.alloc_bytes)
-			fail(d, "corrupt context record (more freed than allocated)");
-		memcpy(entries, c->p, ac.depth * sizeof(uint64_t));
-		ci->history = entries;
-		entries += ac.depth;
-		c->p += ac.depth * sizeof(uint64_t);
-		/* A history ends in its running routine, which is marked. */
-		for (k = 0; k < ac.depth; k++)
-			if (AMON_ADDR(ci->history[k]) == 0)
-				fail(d, "corrupt history (null address)");
-		if (ac.depth > 0 && !AMON_MARKED(ci->history[ac.depth - 1]))
-			fail(d, "corrupt history (running routine unmarked)");
-	}
+	/*
+	** The runtime held every history whole in the thread's memory, so their
+	** entries together cannot outgrow it: a bound that keeps a corrupt chain
+	** of prefixes from asking for more memory than the run had.
+	*/
+	ti->histories = xmalloc(cap * sizeof ti->histories[0]);
+	at = parsing->scratch = xcalloc(th.contexts, sizeof at[0]);
+	for (i = 0; i < th.contexts; i++)
+		read_context(d, c, ti, i, at, &used, &cap, th.memory / sizeof(uint64_t));
+	for (i = 0; i < th.contexts; i++)
+		ti->contexts[i].history = ti->histories + at[i];
+	free(at);
+	parsing->scratch = NULL;
 	if (c->p != c->end)
 		fail(d, "corrupt thread record (%zu bytes left over)",
 			 (size_t)(c->end - c->p));
@@ -375,9 +438,11 @@ struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name
 	d->image = image;
 	d->size = size;
 	p.message = NULL;
+	p.scratch = NULL;
 	parsing = &p;
 	if (setjmp(p.fault) != 0) {
 		parsing = NULL;
+		free(p.scratch);
 		amon_free(d);
 		*error = p.message;
 		return NULL;

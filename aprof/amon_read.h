@@ -20,7 +20,7 @@ struct amon_module_info {
 	int is_exe;                /* 1 for the main executable */
 };
 
-/* A context as written (struct amon_context), with its history. */
+/* A context as read (runtime/amon.h, enum amon_count), with its history rebuilt. */
 struct amon_context_info {
 	uint32_t depth;            /* n */
 	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */

@@ -21,6 +21,7 @@ struct buffer {
 };
 
 
+/* Appends N bytes of DATA to B, or N bytes of room if DATA is NULL. */
 static void put(struct buffer *b, const void *data, size_t n)
 {
 	if (n == 0)
@@ -30,7 +31,8 @@ static void put(struct buffer *b, const void *data, size_t n)
 			b->cap = b->cap ? 2 * b->cap : 1 << 16;
 		b->p = xrealloc(b->p, b->cap);
 	}
-	memcpy(b->p + b->n, data, n);
+	if (data != NULL)
+		memcpy(b->p + b->n, data, n);
 	b->n += n;
 }
 
@@ -65,14 +67,49 @@ static void put_module(struct buffer *b, const struct amon_module_info *m)
 }
 
 
+/* 1 if context C's whole history is the first LEN entries of H. */
+static int is_prefix(const struct amon_context_info *c, const uint64_t *h, uint32_t len)
+{
+	return c->depth == len && memcmp(c->history, h, len * sizeof h[0]) == 0;
+}
+
+
+/*
+** The thread's contexts coded as the runtime codes them (amon.h,
+** amon_code_context): a history whose all but last entry is the history of
+** the context before it is coded as that context plus one entry, any other
+** whole.
+*/
 static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 {
+	struct buffer coded = { NULL, 0, 0 };
 	struct amon_thread th;
-	uint64_t length = sizeof th;
 	size_t i;
 
-	for (i = 0; i < ti->ncontexts; i++)
-		length += sizeof(struct amon_context) + ti->contexts[i].depth * sizeof(uint64_t);
+	for (i = 0; i < ti->ncontexts; i++) {
+		const struct amon_context_info *c = &ti->contexts[i];
+		uint32_t len = i > 0 && c->depth > 0 && is_prefix(c - 1, c->history, c->depth - 1)
+				       ? c->depth - 1 : 0;
+		uint64_t v[AMON_COUNTS];
+		unsigned char *end;
+
+		memset(v, 0, sizeof v);
+		v[AMON_CALLS] = c->calls;
+		v[AMON_REC] = c->rec;
+		v[AMON_TICKS] = c->ticks;
+		v[AMON_HEAP_EVENTS] = c->heap_events;
+		v[AMON_ALLOCS] = c->allocs;
+		v[AMON_ALLOC_BYTES] = c->alloc_bytes;
+		v[AMON_FREES] = c->frees;
+		v[AMON_FREE_BYTES] = c->free_bytes;
+		v[AMON_PEAK_BYTES] = c->peak_bytes;
+		memcpy(v + AMON_CLASS_ALLOC, c->class_alloc, sizeof c->class_alloc);
+		memcpy(v + AMON_CLASS_FREE, c->class_free, sizeof c->class_free);
+		put(&coded, NULL, AMON_CONTEXT_MAX(c->depth - len));
+		end = amon_code_context(coded.p + coded.n - AMON_CONTEXT_MAX(c->depth - len), 1,
+					c->history, len, c->depth, v);
+		coded.n = (size_t)(end - coded.p);
+	}
 	memset(&th, 0, sizeof th);
 	th.tid = ti->tid;
 	memcpy(th.name, ti->name, sizeof th.name);
@@ -84,28 +121,10 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 	th.memory = ti->memory;
 	th.runtime_ticks = ti->runtime_ticks;
 	th.flags = ti->flags;
-	put_record(b, AMON_TAG_THREAD, length);
+	put_record(b, AMON_TAG_THREAD, sizeof th + coded.n);
 	put(b, &th, sizeof th);
-	for (i = 0; i < ti->ncontexts; i++) {
-		const struct amon_context_info *c = &ti->contexts[i];
-		struct amon_context ac;
-
-		memset(&ac, 0, sizeof ac);
-		ac.depth = c->depth;
-		ac.calls = c->calls;
-		ac.rec = c->rec;
-		ac.ticks = c->ticks;
-		ac.allocs = c->allocs;
-		ac.alloc_bytes = c->alloc_bytes;
-		ac.frees = c->frees;
-		ac.free_bytes = c->free_bytes;
-		memcpy(ac.class_alloc, c->class_alloc, sizeof ac.class_alloc);
-		memcpy(ac.class_free, c->class_free, sizeof ac.class_free);
-		ac.peak_bytes = c->peak_bytes;
-		ac.heap_events = c->heap_events;
-		put(b, &ac, sizeof ac);
-		put(b, c->history, c->depth * sizeof(uint64_t));
-	}
+	put(b, coded.p, coded.n);
+	free(coded.p);
 }
 
 

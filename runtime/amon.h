@@ -23,7 +23,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 4          /* bumped on any incompatible change */
+#define AMON_VERSION 5          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -87,8 +87,7 @@ struct amon_module {
 
 /*
 ** One thread's finite-state machine.  The payload is this struct followed by
-** 'contexts' context records, each a struct amon_context followed by 'depth'
-** uint64 history entries.
+** 'contexts' contexts (below), in the order the thread created them.
 */
 struct amon_thread {
 	uint64_t tid;           /* kernel thread id (gettid) */
@@ -137,27 +136,52 @@ struct amon_thread {
 ** A context (Spivey, "Data structures for fast profiling"): its history
 ** s_1..s_n with mark bits, and what was charged to it.  Depth 0 is the root
 ** context, current while no instrumented routine is active.
+**
+** Contexts are written compactly (about 20 bytes each where the version 3
+** layout took 300): every integer is a varint (below), a history is an
+** earlier context's history plus the entries that follow it, and counters
+** that are zero are left out.  One context is, in order:
+**
+**   ref      varint  0: the history starts empty; r > 0: it starts with the
+**                    whole history of the context r places before this one
+**                    in the thread record (usually the caller's context)
+**   more     varint  entries that follow that prefix; depth n = prefix + more
+**   entries  more varints, each amon_entry_code(previous entry, entry): the
+**                    first one's previous entry is the prefix's last (0 if
+**                    the prefix is empty)
+**   present  varint  bit i set when counter i (enum amon_count) is not zero
+**   counts   a varint for each counter present, in enum amon_count order
+**
+** The first context of a thread is its root: ref 0, more 0.
 */
-struct amon_context {
-	uint32_t depth;    /* n, entries in the history */
-	uint32_t pad;      /* zero */
-	uint64_t calls;    /* entries into this context by a non-recursive call */
-	uint64_t rec;      /* direct recursive calls made while current (s_n -> s_n) */
-	uint64_t ticks;    /* clock ticks from hook to hook while this context was current */
-	uint64_t events;   /* intervals in 'ticks' that ended in an entry (calls made from
-			      here); calls + rec more ended in an exit.  Each holds about
-			      amon_thread.entry_ticks or exit_ticks of the hooks' own cost,
-			      which the reader takes off */
+
+/*
+** Varints: unsigned LEB128, 7 bits a byte from the least significant, the
+** top bit set on every byte but the last; at most AMON_VARINT_MAX bytes, and
+** a value never exceeds 64 bits.
+*/
+#define AMON_VARINT_MAX 10
+
+/* A context's counters (the 'counts' of a context), in the order written. */
+enum amon_count {
+	AMON_CALLS,       /* entries into this context by a non-recursive call */
+	AMON_REC,         /* direct recursive calls made while current (s_n -> s_n) */
+	AMON_TICKS,       /* clock ticks from hook to hook while this context was current */
+	AMON_EVENTS,      /* intervals in AMON_TICKS that ended in an entry (calls made
+			     from here); AMON_CALLS + AMON_REC more ended in an exit.
+			     Each holds about amon_thread.entry_ticks or exit_ticks of
+			     the hooks' own cost, which the reader takes off */
+	AMON_HEAP_EVENTS, /* heap-tracking calls (an allocation, or a free's two) made
+			     while current: each holds the tracking's own cost in ticks */
 	/* Heap allocations made while this context was current (zero if not followed). */
-	uint64_t allocs;        /* allocations (malloc family, C++ new) */
-	uint64_t alloc_bytes;   /* bytes requested by them */
-	uint64_t frees;         /* frees of those blocks, by any thread */
-	uint64_t free_bytes;    /* bytes of those blocks freed */
-	uint64_t class_alloc[4];/* alloc_bytes by mprof size class (AMON_SIZE_CLASS) */
-	uint64_t class_free[4]; /* free_bytes by mprof size class */
-	uint64_t peak_bytes;    /* live bytes (allocated here, not yet freed) at the run's peak */
-	uint64_t heap_events;   /* heap-tracking calls (an allocation, or a free's two) made
-				   while current: each holds the tracking's own cost in 'ticks' */
+	AMON_ALLOCS,      /* allocations (malloc family, C++ new) */
+	AMON_ALLOC_BYTES, /* bytes requested by them */
+	AMON_FREES,       /* frees of those blocks, by any thread */
+	AMON_FREE_BYTES,  /* bytes of those blocks freed */
+	AMON_PEAK_BYTES,  /* live bytes (allocated here, not yet freed) at the run's peak */
+	AMON_CLASS_ALLOC, /* AMON_ALLOC_BYTES by mprof size class (AMON_SIZE_CLASS): 4 counters */
+	AMON_CLASS_FREE = AMON_CLASS_ALLOC + 4, /* AMON_FREE_BYTES by size class: 4 counters */
+	AMON_COUNTS = AMON_CLASS_FREE + 4
 };
 
 /*
@@ -207,5 +231,72 @@ struct amon_heap_bin {
 #define AMON_MARK ((uint64_t)1 << 63)
 #define AMON_ADDR(e) ((e) & ~AMON_MARK)
 #define AMON_MARKED(e) (((e) & AMON_MARK) != 0)
+
+/*
+** History entry E as written after entry PREV: the distance from PREV's
+** address to E's, modulo 2^63 and read as a signed number, zigzag-coded
+** (0, -1, 1, -2, ... as 0, 1, 2, 3, ...), shifted left one bit with E's mark
+** in bit 0.  A routine's callees lie near it in the program, so an entry
+** takes 3 or 4 bytes as a varint, against 8.
+*/
+static inline __attribute__((no_instrument_function)) uint64_t amon_entry_code(uint64_t prev,
+									      uint64_t e)
+{
+	uint64_t d = (AMON_ADDR(e) - AMON_ADDR(prev)) & ~AMON_MARK;
+	uint64_t z = (d & (AMON_MARK >> 1)) != 0 ? ~(d << 1) : d << 1;
+
+	return z << 1 | (uint64_t)AMON_MARKED(e);
+}
+
+/* The entry that CODE (from amon_entry_code) stands for after entry PREV. */
+static inline __attribute__((no_instrument_function)) uint64_t amon_entry_decode(uint64_t prev,
+										uint64_t code)
+{
+	uint64_t z = code >> 1;
+	uint64_t d = (z & 1) != 0 ? ~z >> 1 : z >> 1;
+
+	return ((AMON_ADDR(prev) + d) & ~AMON_MARK) | ((code & 1) != 0 ? AMON_MARK : 0);
+}
+
+/* V as a varint at P; returns the byte after it. */
+static inline __attribute__((no_instrument_function)) unsigned char *amon_put_varint(unsigned char *p,
+										    uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (unsigned char)(v | 0x80);
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* The most bytes a context takes whose history adds MORE entries to its prefix. */
+#define AMON_CONTEXT_MAX(more) ((3 + (size_t)(more) + AMON_COUNTS) * AMON_VARINT_MAX)
+
+/*
+** Codes a context at P (room for AMON_CONTEXT_MAX(N - LEN) bytes): its
+** history H[0..N-1], whose first LEN entries are the whole history of the
+** context REF places before it (LEN 0: REF is not used), and its counters
+** V[AMON_COUNTS].  Returns the byte after it.  The one coder of contexts,
+** for the runtime's writer and the analyser's.
+*/
+static inline __attribute__((no_instrument_function)) unsigned char *
+amon_code_context(unsigned char *p, uint64_t ref, const uint64_t *h, uint32_t len, uint32_t n,
+		  const uint64_t *v)
+{
+	uint64_t prev = len > 0 ? h[len - 1] : 0, present = 0;
+	uint32_t j;
+
+	p = amon_put_varint(p, len > 0 ? ref : 0);
+	p = amon_put_varint(p, n - len);
+	for (j = len; j < n; prev = h[j++])
+		p = amon_put_varint(p, amon_entry_code(prev, h[j]));
+	for (j = 0; j < AMON_COUNTS; j++)
+		present |= (uint64_t)(v[j] != 0) << j;
+	p = amon_put_varint(p, present);
+	for (j = 0; j < AMON_COUNTS; j++)
+		if (v[j] != 0)
+			p = amon_put_varint(p, v[j]);
+	return p;
+}
+
 
 #endif /* APROF_RUNTIME_AMON_H */

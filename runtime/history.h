@@ -26,4 +26,18 @@
 APROF_HIDDEN uint32_t aprof_history_next(const uint64_t *h, uint32_t n, uint64_t proc,
 					 uint64_t *out);
 
+/*
+** A hash of a history, built entry by entry: start from APROF_HISTORY_SEED
+** and fold in s_1, ..., s_n with aprof_history_hash_step, so the hash of
+** every prefix is on the way (the writer's search for prefixes needs them).
+*/
+#define APROF_HISTORY_SEED 0x9E3779B97F4A7C15ull
+
+APROF_NOINSTR static inline uint64_t aprof_history_hash_step(uint64_t k, uint64_t entry)
+{
+	k ^= entry;
+	k *= 0xBF58476D1CE4E5B9ull;
+	return k ^ (k >> 31);
+}
+
 #endif /* APROF_RUNTIME_HISTORY_H */

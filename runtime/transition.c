@@ -130,14 +130,11 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 */
 APROF_NOINSTR static const struct aprof_context *history_key(const uint64_t *h, uint32_t n)
 {
-	uint64_t k = 0x9E3779B97F4A7C15ull;
+	uint64_t k = APROF_HISTORY_SEED;
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		k ^= h[i];
-		k *= 0xBF58476D1CE4E5B9ull;
-		k ^= k >> 31;
-	}
+	for (i = 0; i < n; i++)
+		k = aprof_history_hash_step(k, h[i]);
 	return (const struct aprof_context *)(uintptr_t)(k << 1 | 1);
 }
 

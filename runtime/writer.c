@@ -1,6 +1,6 @@
 /*
 ** writer.c -- how the profile is written: the output path, then header,
-** modules, each thread's contexts and a CRC-32 seal, written to a temporary
+** modules, each thread's contexts (coded compactly, amon.h) and a CRC-32 seal, written to a temporary
 ** file and renamed into place, one writer at a time.  It uses only system
 ** calls and a static buffer, never the program's malloc or stdio.  When to
 ** write is the policy's (policy.c).
@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "cost.h"
 #include "heap.h"
+#include "history.h"
 #include "modules.h"
 #include "thread.h"
 #include "writer.h"
@@ -171,28 +172,194 @@ APROF_NOINSTR static void write_modules(struct out *o)
 
 /* ---- threads and heap ------------------------------------------------ */
 
-APROF_NOINSTR static void write_context(struct out *o, const struct aprof_context *c)
+/*
+** Memory for coding a thread's record, mapped (never the program's malloc)
+** and grown by doubling: the record's length is known only once its
+** contexts are coded, and a thread that still runs may change them between
+** two passes.
+*/
+struct grow {
+	unsigned char *p;
+	size_t used, size;    /* bytes in use, bytes mapped */
+};
+
+
+/* Room for N more bytes at G->p + G->used; 0, or -1 if no memory. */
+APROF_NOINSTR static int grow_reserve(struct grow *g, size_t n)
+{
+	size_t size = g->size ? g->size : 65536;
+	unsigned char *p;
+
+	if (g->size - g->used >= n)
+		return 0;
+	while (size - g->used < n)
+		size *= 2;
+	p = aprof_map(size);
+	if (p == NULL)
+		return -1;
+	if (g->p != NULL) {
+		memcpy(p, g->p, g->used);
+		aprof_unmap(g->p, g->size);
+	}
+	g->p = p;
+	g->size = size;
+	return 0;
+}
+
+
+APROF_NOINSTR static void grow_free(struct grow *g)
+{
+	if (g->p != NULL)
+		aprof_unmap(g->p, g->size);
+	memset(g, 0, sizeof *g);
+}
+
+
+/* A slot of the table of contexts coded: the top half of its history's hash, its index + 1. */
+struct coded {
+	uint32_t tag;
+	uint32_t index1;                /* 0: an empty slot */
+};
+
+/*
+** One thread's contexts being coded: the bytes so far, the contexts coded (in
+** order, and in an open-addressing table by the hash of their history, at
+** most half full), and the hash of each prefix of the history at hand.
+*/
+struct coder {
+	struct grow bytes;
+	const struct aprof_context **context; /* [index]: the contexts coded */
+	struct coded *coded;
+	size_t mask;              /* slots of 'coded' - 1 */
+	unsigned shift;           /* 64 - log2(slots) */
+	struct grow prefixes;     /* uint64: hash of s_1..s_k at k */
+};
+
+
+/* The slot where hash H's probe sequence starts in K: its top bits, mixed. */
+APROF_NOINSTR static size_t coded_home(const struct coder *k, uint64_t h)
+{
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> k->shift);
+}
+
+
+/* 1 if context C's whole history is H[0..LEN-1]. */
+APROF_NOINSTR static int is_prefix(const struct aprof_context *c, const uint64_t *h, uint32_t len)
+{
+	return c->depth == len && memcmp(c->history, h, len * sizeof h[0]) == 0;
+}
+
+
+/*
+** The longest proper prefix of history H[0..N-1] that is the whole history of
+** one of the INDEX contexts already coded: its index, and its length in
+** *LENGTH (0 and 0 if none: the root's empty history is not searched for).
+** PREFIX[k] is the hash of H[0..k-1].  The context just before, often the
+** caller's, is tried first: it is still in the cache.
+*/
+APROF_NOINSTR static uint64_t known_prefix(const struct coder *k, uint64_t index,
+					   const uint64_t *h, uint32_t n,
+					   const uint64_t *prefix, uint32_t *length)
+{
+	uint32_t len;
+	size_t i;
+
+	*length = 0;
+	if (n == 0)
+		return 0;
+	if (index > 0 && is_prefix(k->context[index - 1], h, n - 1)) {
+		*length = n - 1;
+		return index - 1;
+	}
+	for (len = n - 1; len > 0; len--)
+		for (i = coded_home(k, prefix[len]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
+			if (k->coded[i].tag == (uint32_t)(prefix[len] >> 32) &&
+			    is_prefix(k->context[k->coded[i].index1 - 1], h, len)) {
+				*length = len;
+				return k->coded[i].index1 - 1;
+			}
+	return 0;
+}
+
+
+/* The counters of C in amon.h's order (enum amon_count) into V. */
+APROF_NOINSTR static void context_counts(const struct aprof_context *c, uint64_t *v)
 {
 	struct aprof_heap_counts h; /* a copy: other threads may free blocks of C meanwhile */
-	struct amon_context ac;
 
-	memset(&ac, 0, sizeof ac);
-	ac.depth = c->depth;
-	ac.calls = APROF_GET(c->calls);
-	ac.rec = APROF_GET(c->rec);
-	ac.ticks = APROF_GET(c->ticks);
-	ac.events = APROF_GET(c->events);
 	aprof_heap_read(c, &h);
-	ac.allocs = h.allocs;
-	ac.alloc_bytes = h.alloc_bytes;
-	ac.frees = h.frees;
-	ac.free_bytes = h.free_bytes;
-	memcpy(ac.class_alloc, h.class_alloc, sizeof ac.class_alloc);
-	memcpy(ac.class_free, h.class_free, sizeof ac.class_free);
-	ac.peak_bytes = aprof_heap_at_peak(c);
-	ac.heap_events = APROF_GET(c->heap_events);
-	out_bytes(o, &ac, sizeof ac);
-	out_bytes(o, c->history, c->depth * sizeof c->history[0]);
+	v[AMON_CALLS] = APROF_GET(c->calls);
+	v[AMON_REC] = APROF_GET(c->rec);
+	v[AMON_TICKS] = APROF_GET(c->ticks);
+	v[AMON_EVENTS] = APROF_GET(c->events);
+	v[AMON_HEAP_EVENTS] = APROF_GET(c->heap_events);
+	v[AMON_ALLOCS] = h.allocs;
+	v[AMON_ALLOC_BYTES] = h.alloc_bytes;
+	v[AMON_FREES] = h.frees;
+	v[AMON_FREE_BYTES] = h.free_bytes;
+	v[AMON_PEAK_BYTES] = aprof_heap_at_peak(c);
+	memcpy(v + AMON_CLASS_ALLOC, h.class_alloc, sizeof h.class_alloc);
+	memcpy(v + AMON_CLASS_FREE, h.class_free, sizeof h.class_free);
+}
+
+
+/* Codes C, the INDEX-th context of its thread, into K (amon.h); 0, or -1 if no memory. */
+APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_context *c,
+				      uint64_t index)
+{
+	uint64_t v[AMON_COUNTS], *prefix, ref;
+	uint32_t n = c->depth, len, j;
+	size_t i;
+
+	if (grow_reserve(&k->prefixes, (n + 1) * sizeof *prefix) != 0 ||
+	    grow_reserve(&k->bytes, AMON_CONTEXT_MAX(n)) != 0)
+		return -1;
+	prefix = (uint64_t *)k->prefixes.p;
+	prefix[0] = APROF_HISTORY_SEED;
+	for (j = 0; j < n; j++)
+		prefix[j + 1] = aprof_history_hash_step(prefix[j], c->history[j]);
+	ref = known_prefix(k, index, c->history, n, prefix, &len);
+	context_counts(c, v);
+	k->bytes.used = (size_t)(amon_code_context(k->bytes.p + k->bytes.used, index - ref,
+						   c->history, len, n, v) - k->bytes.p);
+	k->context[index] = c;
+	for (i = coded_home(k, prefix[n]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
+		;
+	k->coded[i].tag = (uint32_t)(prefix[n] >> 32);
+	k->coded[i].index1 = (uint32_t)index + 1;
+	return 0;
+}
+
+
+/* Codes the first N contexts of machine M into K; 0, or -1 if no memory. */
+APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machine *m, uint64_t n)
+{
+	struct aprof_context *c;
+	size_t slots = 16;
+	uint64_t i;
+
+	for (k->shift = 64 - 4; slots < 2 * n; k->shift--)
+		slots *= 2;
+	k->mask = slots - 1;
+	if (n >= UINT32_MAX || (k->coded = aprof_map(slots * sizeof k->coded[0])) == NULL ||
+	    (k->context = aprof_map(n * sizeof k->context[0] + 1)) == NULL)
+		return -1;
+	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
+		if (code_context(k, c, i) != 0)
+			return -1;
+	return 0;
+}
+
+
+/* Unmaps what coding the N contexts of a thread took. */
+APROF_NOINSTR static void coder_free(struct coder *k, uint64_t n)
+{
+	if (k->coded != NULL)
+		aprof_unmap(k->coded, (k->mask + 1) * sizeof k->coded[0]);
+	if (k->context != NULL)
+		aprof_unmap(k->context, n * sizeof k->context[0] + 1);
+	grow_free(&k->bytes);
+	grow_free(&k->prefixes);
 }
 
 
@@ -221,9 +388,8 @@ APROF_NOINSTR static void thread_name(uint64_t tid, char *name)
 APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread *t)
 {
 	const struct aprof_machine *m = &t->machine;
-	struct aprof_context *c;
 	struct amon_thread th;
-	uint64_t length = sizeof th, i;
+	struct coder k;
 
 	/* The thread may still run: write the first 'contexts' it had published. */
 	memset(&th, 0, sizeof th);
@@ -250,12 +416,15 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
 	th.memory = APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0];
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
-	for (c = m->first, i = 0; i < th.contexts; c = aprof_context_next(c, ++i, th.contexts))
-		length += sizeof(struct amon_context) + c->depth * sizeof c->history[0];
-	out_record(o, AMON_TAG_THREAD, length);
-	out_bytes(o, &th, sizeof th);
-	for (c = m->first, i = 0; i < th.contexts; c = aprof_context_next(c, ++i, th.contexts))
-		write_context(o, c);
+	memset(&k, 0, sizeof k);
+	if (code_contexts(&k, m, th.contexts) == 0) {
+		out_record(o, AMON_TAG_THREAD, sizeof th + k.bytes.used);
+		out_bytes(o, &th, sizeof th);
+		out_bytes(o, k.bytes.p, k.bytes.used);
+	} else if (o->error == 0) {
+		o->error = ENOMEM;
+	}
+	coder_free(&k, th.contexts);
 }
 
 

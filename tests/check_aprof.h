@@ -9,5 +9,6 @@
 Suite *suite_history(void);  /* runtime: steps A1-A5 and B1-B3 on Spivey's example */
 Suite *suite_report(void);   /* analyser: gprof-format text from a hand-built profile */
 Suite *suite_profile(void);  /* analyser: charging contexts to routines, arcs and cycles */
+Suite *suite_amon(void);     /* amon.out: compact contexts read back, corrupt ones refused */
 
 #endif /* APROF_TESTS_CHECK_APROF_H */

@@ -15,6 +15,7 @@ int main(void)
 
 	srunner_add_suite(sr, suite_report());
 	srunner_add_suite(sr, suite_profile());
+	srunner_add_suite(sr, suite_amon());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
