@@ -236,9 +236,8 @@ static void cg_flags(struct cg *g)
 	g->proc_shown = xcalloc((size_t)p->nprocs, 1);
 	g->cycle_shown = xcalloc((size_t)p->ncycles, 1);
 	for (i = 0; i < p->nprocs; i++) {
-		excl[i] = (char)symspec_has(&o->graph_exclude, p->procs[i].name, p->procs[i].file);
-		if (symspec_has(&o->graph_only, p->procs[i].name,
-				 p->procs[i].file) || (!only && !excl[i])) {
+		excl[i] = (char)profile_matches(p, i, &o->graph_exclude);
+		if (profile_matches(p, i, &o->graph_only) || (!only && !excl[i])) {
 			g->proc_shown[i] = 1;
 			stack[top++] = i;
 		}

@@ -75,7 +75,9 @@ static const char *object_of(const struct profile *p, int r, const struct amon_d
 /* The source file of routine R of P, or "???" (Callgrind's own word for none). */
 static const char *file_of(const struct profile *p, int r)
 {
-	return p->procs[r].file != NULL ? p->procs[r].file : "???";
+	const char *file = profile_file(p, r);
+
+	return file != NULL ? file : "???";
 }
 
 

@@ -173,8 +173,8 @@ static int flat_shown(const struct profile *p, const struct prof_proc *r,
 	if ((printed != NULL && !printed[r - p->procs]) || profile_below(p, r->self, o->threshold))
 		return 0;
 	if (o->flat_only.n > 0)
-		return symspec_has(&o->flat_only, r->name, r->file);
-	return !symspec_has(&o->flat_exclude, r->name, r->file);
+		return profile_matches(p, (int)(r - p->procs), &o->flat_only);
+	return !profile_matches(p, (int)(r - p->procs), &o->flat_exclude);
 }
 
 

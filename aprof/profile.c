@@ -61,7 +61,7 @@ static void map_routines(struct profile *p, struct addr_map *m, const struct amo
 			continue;
 		}
 		p->procs[p->nprocs].name = s != NULL ? s->name : symbols_name(syms, d, m->addr[i]);
-		p->procs[p->nprocs].file = s != NULL ? symbols_file(syms, s) : NULL;
+		p->procs[p->nprocs].sym = s;
 		p->procs[p->nprocs].addr = key;
 		m->proc[i] = p->nprocs++;
 	}
@@ -270,6 +270,7 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 	int *seen, c;
 
 	p->metric = metric;
+	p->syms = syms;
 	map_routines(p, &map, d, syms);
 	each_context(p, d, &map, 0, &arcs, NULL);
 	choose_unit(p, d);
@@ -339,9 +340,9 @@ char *profile_printed(const struct profile *p, const struct symspec *only,
 		const struct prof_proc *r = &p->procs[i];
 		const struct prof_arc *a;
 
-		avoid[i] = (char)symspec_has(exclude, r->name, r->file);
+		avoid[i] = (char)profile_matches(p, i, exclude);
 		if (only->n > 0) {
-			printed[i] = (char)symspec_has(only, r->name, r->file);
+			printed[i] = (char)profile_matches(p, i, only);
 		} else if (!avoid[i]) {
 			for (a = r->in; a != NULL && a->from != PROF_SPONTANEOUS; a = a->next_in)
 				continue;
@@ -352,6 +353,24 @@ char *profile_printed(const struct profile *p, const struct symspec *only,
 	reach(p, printed, avoid);
 	free(avoid);
 	return printed;
+}
+
+
+const char *profile_file(const struct profile *p, int proc)
+{
+	const struct symbol *s = p->procs[proc].sym;
+
+	return s != NULL && p->syms != NULL ? symbols_file(p->syms, s) : NULL;
+}
+
+
+int profile_matches(const struct profile *p, int proc, const struct symspec *s)
+{
+	const struct symbol *sym = p->procs[proc].sym;
+
+	if (sym != NULL && p->syms != NULL)
+		return symspec_has_symbol(s, p->syms, sym);
+	return symspec_has(s, p->procs[proc].name, NULL);
 }
 
 

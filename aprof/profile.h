@@ -47,7 +47,7 @@ struct prof_proc {
 	int cycle;                 /* gprof cycle number (1...), 0 if in none */
 	struct prof_arc *in;       /* arcs into it, spontaneous one included */
 	struct prof_arc *out;      /* arcs out of it */
-	const char *file;          /* its source file (symbols_file), or NULL if unknown */
+	const struct symbol *sym;  /* its symbol in the profile's syms; NULL if none holds it */
 };
 
 /*
@@ -97,6 +97,7 @@ struct profile {
 	uint64_t total;            /* charged to routines: the sum of every self */
 	uint64_t root;             /* charged while no instrumented routine was active */
 	struct addr_map map;       /* history address -> routine */
+	const struct symbols *syms; /* the routines' symbols (NULL in a profile built by hand) */
 };
 
 /*
@@ -130,6 +131,16 @@ int profile_decimals(const struct profile *p, int forced);
 */
 char *profile_printed(const struct profile *p, const struct symspec *only,
 		      const struct symspec *exclude);
+
+/*
+** The source file of routine PROC of P (symbols_file: looked up on first
+** use, since reading the debug line table can cost more than the rest of a
+** report), or NULL if unknown.
+*/
+const char *profile_file(const struct profile *p, int proc);
+
+/* True if routine PROC of P matches S (symspec_has; its file looked up only if S needs it). */
+int profile_matches(const struct profile *p, int proc, const struct symspec *s);
 
 /* True if V is under PERCENT of P's total (--threshold; never for PERCENT 0). */
 int profile_below(const struct profile *p, uint64_t v, double percent);
