@@ -219,21 +219,6 @@ struct amon_data *select_contexts(const struct amon_data *d, const struct symbol
 }
 
 
-void select_free(struct amon_data *kept, const struct amon_data *all)
-{
-	int t;
-
-	if (kept == all)
-		return;
-	for (t = 0; t < kept->nthreads; t++) {
-		free(kept->threads[t].contexts);
-		free(kept->threads[t].histories);
-	}
-	free(kept->threads);
-	free(kept);
-}
-
-
 /*
 ** What the routines of D were charged in METRIC: every context but the
 ** root's.  *N: how many contexts that is.

@@ -40,13 +40,11 @@ int select_any(const struct selection *s);
 **       whose histories became equal are merged (histories.c).
 ** Routines are matched by symbol (symspec.c; addresses without a symbol by
 ** their printed name).  Returns D itself when S filters nothing; else a new
-** amon_data sharing D's file image, freed by select_free.
+** amon_data sharing D's modules, heap record and unelided histories, which
+** lives as long as the program (as D does).
 */
 struct amon_data *select_contexts(const struct amon_data *d, const struct symbols *syms,
 				  const struct selection *s);
-
-/* Frees what select_contexts made for KEPT (nothing if KEPT is ALL). */
-void select_free(struct amon_data *kept, const struct amon_data *all);
 
 /*
 ** The report's first line under -F or -E: what was focused on or left out

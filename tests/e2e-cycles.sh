@@ -2,7 +2,8 @@
 # e2e-cycles.sh -- --cycles lists the cycles of recursion that happened:
 # on the paper's Main -> (P -> Q -> R)^n -> P -> S (tests/s-pqrs.c) one
 # cycle, P -> Q -> R -> P, traversed n times; on tests/s-cycles.c's two
-# separate cycles both, and nothing else.  Counts are exact.
+# separate cycles both, and nothing else; eliding Q and R makes the paper's
+# cycle P's direct recursion.  Counts are exact.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 
@@ -18,6 +19,14 @@ for n in 1 5 40; do
 	expect_eq "paper, n = $n: entered once, from main" \
 		"$(grep -c '^    entered from main: 1 calls$' "$WORK/report")" 1
 done
+
+# --elide of Q and R leaves P calling itself: the cycle becomes direct recursion.
+profile s-pqrs 5
+"$APROF" -S --elide=Q --elide=R "$top_builddir/tests/s-pqrs" "$WORK/amon.out" >"$WORK/contexts"
+expect_eq "--elide=Q --elide=R: main > P called once, 5 direct recursive calls" \
+	"$(context_row 'main > P')" 1+5
+"$APROF" --cycles --elide=Q --elide=R "$top_builddir/tests/s-pqrs" "$WORK/amon.out" >"$WORK/report"
+expect_eq "--elide=Q --elide=R: no cycle left" "$(cycles)" ""
 
 profile s-cycles
 "$APROF" --cycles "$top_builddir/tests/s-cycles" "$WORK/amon.out" >"$WORK/report"
