@@ -94,13 +94,15 @@ else
 fi
 
 # ---- 3. every test program's exports: dot -Tsvg renders, the others load ----
+# (what each program's own test checks of its profile is not repeated here)
 for prog in "$top_builddir"/tests/s-*; do
 	case "$prog" in *.*) continue ;; esac
 	[ -f "$prog" ] && [ -x "$prog" ] || continue
 	name=${prog##*/}
 	rm -f "$WORK"/amon.out*
-	(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$prog" >/dev/null 2>&1) || :
-	[ -f "$WORK/amon.out" ] || { fail "$name wrote no amon.out"; continue; }
+	# A program that wants arguments or input of its own may write nothing: no export then.
+	(cd "$WORK" && APROF_OUT="$WORK/amon.out" timeout 60 "$prog" >/dev/null 2>&1 </dev/null) || :
+	[ -f "$WORK/amon.out" ] || { echo "note: $name wrote no amon.out"; continue; }
 	"$APROF" --format=dot -o "$WORK/graph.dot" "$prog" "$WORK/amon.out" 2>/dev/null &&
 		dot -Tsvg "$WORK/graph.dot" >"$WORK/graph.svg" && grep -q '<svg' "$WORK/graph.svg" ||
 		fail "dot -Tsvg on $name's export"

@@ -2,8 +2,9 @@
 # e2e-sum.sh -- aprof -s and several profiles on one command line (issue 11,
 # test 5): tests/s-jobs run three times, one job each, summed, equals one run
 # doing the three jobs, count for count and byte for byte; the sum written
-# to amon.sum reads back as the very same profile; a profile of another
-# executable is refused with one line and exit status 1.
+# to amon.sum reads back as the very same profile; a forked child's
+# amon.out.<pid> adds to its parent's; a profile of another executable is
+# refused with one line and exit status 1.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 J="$top_builddir/tests/s-jobs"
@@ -45,6 +46,16 @@ expect_eq "report of the files = report of amon.sum" "$(cmp "$WORK/direct" "$WOR
 (cd "$WORK" && "$APROF" -s -o twice.sum amon.sum amon.sum) || fail "aprof -s -o"
 contexts "$J" "$WORK/twice.sum"
 expect_eq "sum of sums" "$(context_row 'main > run > big > share')" "20+0"
+
+# A forking program: the parent's amon.out and the child's amon.out.<pid>, one profile.
+rm -f "$WORK"/amon.out*
+profile s-fork
+(cd "$WORK" && "$APROF" -s "$top_builddir/tests/s-fork" amon.out amon.out.*) || fail "aprof -s fork"
+"$APROF" -b "$top_builddir/tests/s-fork" "$WORK/amon.sum" >"$WORK/report"
+expect_eq "fork: main" "$(flat_calls main)" 1
+expect_eq "fork: shared_before" "$(flat_calls shared_before)" 2
+expect_eq "fork: parent_work" "$(flat_calls parent_work)" 3
+expect_eq "fork: child_work" "$(flat_calls child_work)" 5
 
 # Another executable's profile: one line on stderr, exit 1, no sum written.
 profile s-calls
