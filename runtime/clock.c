@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "diag.h"
 
 #define CALIBRATION_NS 20000000ull /* shortest calibration interval: 20 ms */
 
@@ -26,20 +27,21 @@ APROF_NOINSTR uint64_t aprof_clock_monotonic(void)
 }
 
 
-APROF_NOINSTR void aprof_clock_init(const char *name)
+APROF_NOINSTR void aprof_clock_init(void)
 {
-	int monotonic = name != NULL && strcmp(name, "monotonic") == 0;
+	const char *name = aprof_env("APROF_CLOCK");
 
-#if defined(__x86_64__)
-	aprof_clock_kind = monotonic ? AMON_CLOCK_MONOTONIC : AMON_CLOCK_TSC;
-#elif defined(__aarch64__)
-	aprof_clock_kind = monotonic ? AMON_CLOCK_MONOTONIC : AMON_CLOCK_CNTVCT;
-#else
-	(void)monotonic;
-	aprof_clock_kind = AMON_CLOCK_MONOTONIC;
-#endif
-	if (name != NULL && strcmp(name, "sample") == 0)
+	/* The CPU's counter, where there is one, unless told otherwise. */
+	aprof_clock_kind = APROF_CLOCK_COUNTER != 0 ? APROF_CLOCK_COUNTER : AMON_CLOCK_MONOTONIC;
+	if (name == NULL || strcmp(name, "counter") == 0)
+		;
+	else if (strcmp(name, "monotonic") == 0)
+		aprof_clock_kind = AMON_CLOCK_MONOTONIC;
+	else if (strcmp(name, "sample") == 0)
 		aprof_clock_kind = AMON_CLOCK_SAMPLE;
+	else
+		aprof_env_reject("APROF_CLOCK", name,
+				 "not counter, monotonic or sample: the CPU's counter is used");
 	aprof_clock_restart();
 }
 

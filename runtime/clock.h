@@ -26,12 +26,13 @@ APROF_HIDDEN void aprof_clock_restart(void);
 APROF_HIDDEN uint64_t aprof_clock_monotonic(void);
 
 /*
-** Chooses the clock from NAME, the value of APROF_CLOCK: the CPU's counter
-** (rdtsc, cntvct_el0) by default or where the CPU has none CLOCK_MONOTONIC,
-** "monotonic" for CLOCK_MONOTONIC, "sample" for sampling (sample.c); and
-** records the starting point for calibration.
+** Chooses the clock from APROF_CLOCK: "counter" (the default) the CPU's
+** counter (rdtsc, cntvct_el0), or CLOCK_MONOTONIC where the CPU has none;
+** "monotonic" CLOCK_MONOTONIC; "sample" sampling (sample.c); any other value
+** is said on stderr and the default used.  Records the starting point for
+** calibration.
 */
-APROF_HIDDEN void aprof_clock_init(const char *name);
+APROF_HIDDEN void aprof_clock_init(void);
 
 
 /*

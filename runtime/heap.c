@@ -15,6 +15,7 @@
 
 #include "blocks.h"
 #include "clock.h"
+#include "diag.h"
 #include "heap.h"
 #include "thread.h"
 
@@ -45,9 +46,11 @@ APROF_NOINSTR static uint64_t live_add(uint64_t delta)
 
 APROF_NOINSTR void aprof_heap_init(void)
 {
-	const char *v = secure_getenv("APROF_HEAP");
+	const char *v = aprof_env("APROF_HEAP");
 
-	heap_wanted = !(v != NULL && strcmp(v, "0") == 0);
+	heap_wanted = v == NULL || strcmp(v, "0") != 0;
+	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		aprof_env_reject("APROF_HEAP", v, "not 0 or 1: allocations are followed");
 	aprof_heap_on = heap_wanted;
 }
 

@@ -1,7 +1,8 @@
 /*
 ** policy.c -- when the profile is written: at exit, before an exec or
-** _exit replaces or ends the process, on a fatal signal (then the default
-** action) and on APROF_DUMP_SIGNAL, every so many allocations (autosave),
+** _exit replaces or ends the process, on a signal that ends it (a crash,
+** SIGINT, SIGTERM, SIGHUP: then the default action) and on
+** APROF_DUMP_SIGNAL, every so many allocations (autosave),
 ** and when the program says so (<aprof.h>, after mprof's mprof_stop,
 ** mprof_restart and set_mprof_autosave); and what a fork's child starts
 ** with.  How it is written is the writer's (writer.c).
@@ -13,11 +14,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "aprof.h"
 #include "clock.h"
 #include "cost.h"
+#include "diag.h"
 #include "heap.h"
 #include "interpose.h"
 #include "policy.h"
@@ -36,8 +39,14 @@ APROF_API int fexecve(int fd, char *const argv[], char *const envp[]);
 APROF_API void _exit(int status) __attribute__((noreturn));
 APROF_API void _Exit(int status) __attribute__((noreturn));
 
-/* The signals whose default action ends the process with a core: write first. */
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+/*
+** The signals whose default action ends the process: with a core (a crash,
+** abort), or without (Ctrl-C, timeout(1), a service manager, a closed
+** terminal).  Where their disposition is the default, the profile is
+** written first, then the default action happens.
+*/
+static const int ending_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				      SIGINT, SIGTERM, SIGHUP };
 
 static int stopped;                   /* aprof_stop: nothing to write at exit */
 static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */
@@ -319,7 +328,7 @@ APROF_API void _Exit(int status)
 
 /* ---- signals --------------------------------------------------------------------- */
 
-/* A fatal signal: write what we have, then let the default action happen. */
+/* A fatal or terminating signal: write what we have, then let the default action happen. */
 APROF_NOINSTR static void on_fatal(int sig)
 {
 	write_crash();
@@ -336,52 +345,89 @@ APROF_NOINSTR static void on_dump(int sig)
 }
 
 
-/* The signal APROF_DUMP_SIGNAL names ("USR1", "SIGUSR1" or a number), 0 if none. */
-APROF_NOINSTR static int dump_signal(void)
+/*
+** The signal V names, as kill -l prints them, with or without "SIG", in any
+** case: "USR1", "SIGTERM", "RTMIN", "RTMIN+3", "SIGRTMAX-2", or a number
+** ("10"); 0 if none.  glibc's sigabbrev_np knows every name but the
+** real-time signals' and IO, which it calls POLL.
+*/
+APROF_NOINSTR static int signal_number(const char *v)
 {
-	const char *v = secure_getenv("APROF_DUMP_SIGNAL");
-	static const struct { const char *name; int sig; } names[] = {
-		{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
-		{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "URG", SIGURG },
-	};
-	size_t i;
+	char *end;
+	long n;
+	int sig, base;
 
-	if (v == NULL || *v == '\0')
-		return 0;
-	if (strncmp(v, "SIG", 3) == 0)
+	if (strncasecmp(v, "SIG", 3) == 0)
 		v += 3;
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(v, names[i].name) == 0)
-			return names[i].sig;
-	i = (size_t)strtoul(v, NULL, 10);
-	return i > 0 && i < NSIG ? (int)i : 0;
+	if (*v >= '0' && *v <= '9') {
+		n = strtol(v, &end, 10);
+		return *end == '\0' && n > 0 && n < NSIG ? (int)n : 0;
+	}
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigabbrev_np(sig) != NULL && strcasecmp(v, sigabbrev_np(sig)) == 0)
+			return sig;
+	if (strcasecmp(v, "IO") == 0)
+		return SIGIO;
+	if (strncasecmp(v, "RTMIN", 5) == 0)
+		base = SIGRTMIN;
+	else if (strncasecmp(v, "RTMAX", 5) == 0)
+		base = SIGRTMAX;
+	else
+		return 0;
+	v += 5;
+	if (*v == '\0')
+		return base;
+	if (*v != (base == SIGRTMIN ? '+' : '-') || v[1] < '0' || v[1] > '9')
+		return 0;
+	n = strtol(v, &end, 10);
+	sig = base + (int)n;
+	return *end == '\0' && sig >= SIGRTMIN && sig <= SIGRTMAX ? sig : 0;
 }
 
 
-/* Installs HANDLER for SIG unless the program already handles it. */
-APROF_NOINSTR static void catch_signal(int sig, void (*handler)(int), int flags)
+/*
+** Installs HANDLER for SIG unless the program already handles or ignores it;
+** returns -1 if SIG cannot be caught (SIGKILL, SIGSTOP).
+*/
+APROF_NOINSTR static int catch_signal(int sig, void (*handler)(int), int flags)
 {
 	struct sigaction old, sa;
 
-	if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
-	    (old.sa_flags & SA_SIGINFO))
-		return;
+	if (sigaction(sig, NULL, &old) != 0)
+		return -1;
+	if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+		return 0;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	return sigaction(sig, &sa, NULL);
+}
+
+
+/* APROF_DUMP_SIGNAL's handler, first: the signal may be one that would otherwise end the process. */
+APROF_NOINSTR static void catch_dump_signal(void)
+{
+	const char *v = aprof_env("APROF_DUMP_SIGNAL");
+	int sig;
+
+	if (v == NULL)
+		return;
+	sig = signal_number(v);
+	if (sig == 0)
+		aprof_env_reject("APROF_DUMP_SIGNAL", v,
+				 "not a signal name (as kill -l prints it) or number: no dump signal");
+	else if (catch_signal(sig, on_dump, SA_RESTART) != 0)
+		aprof_env_reject("APROF_DUMP_SIGNAL", v, "a signal that cannot be caught: no dump signal");
 }
 
 
 APROF_NOINSTR void aprof_policy_init(void)
 {
 	size_t i;
-	int sig = dump_signal();
 
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-		catch_signal(fatal_signals[i], on_fatal, SA_RESETHAND | SA_NODEFER);
-	if (sig != 0)
-		catch_signal(sig, on_dump, SA_RESTART);
+	catch_dump_signal();
+	for (i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++)
+		catch_signal(ending_signals[i], on_fatal, SA_RESETHAND | SA_NODEFER);
 }

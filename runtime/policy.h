@@ -9,10 +9,12 @@
 #include "internal.h"
 
 /*
-** At the runtime's start (startup.c): fork handlers, and handlers for the
-** fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: write the
-** profile, then the default action) and for APROF_DUMP_SIGNAL (write a
-** snapshot), each only where the program has not set a handler of its own.
+** At the runtime's start (startup.c): fork handlers, and handlers for
+** APROF_DUMP_SIGNAL (write a snapshot; any name kill -l prints, or a number;
+** a value that names no signal said on stderr) and for the signals that end
+** the process (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM,
+** SIGHUP: write the profile, then the default action), each only where the
+** signal's disposition is still the default.
 */
 APROF_HIDDEN void aprof_policy_init(void);
 

@@ -15,6 +15,7 @@
 #include <ucontext.h>
 
 #include "clock.h"
+#include "diag.h"
 #include "sample.h"
 #include "thread.h"
 
@@ -67,11 +68,14 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 
 APROF_NOINSTR void aprof_sample_init(void)
 {
-	const char *v = secure_getenv("APROF_HZ");
+	const char *v = aprof_env("APROF_HZ");
 	struct sigaction sa;
-	unsigned long hz = v != NULL ? strtoul(v, NULL, 10) : 0;
+	char *end;
+	unsigned long hz = v != NULL ? strtoul(v, &end, 10) : 0;
 
-	if (hz >= 1 && hz <= 1000000)
+	if (v != NULL && (*end != '\0' || !(hz >= 1 && hz <= 1000000) || *v < '0' || *v > '9'))
+		aprof_env_reject("APROF_HZ", v, "not a number from 1 to 1000000: 10000 is used");
+	else if (v != NULL)
 		aprof_sample_hz = (unsigned)hz;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sample;

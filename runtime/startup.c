@@ -3,7 +3,8 @@
 ** clock, then sampling or the hooks' calibration, heap, writer, and the write
 ** policy (signals, fork); then each thread's state, its end, and the
 ** process's exit, where the profile is written.  Like uftrace's
-** mcount_startup, it runs at the first hook that needs it.
+** mcount_startup, it runs when libaprof is loaded, or at the first hook
+** that comes before (an instrumented object's constructor run first).
 */
 #include <config.h>
 
@@ -13,6 +14,7 @@
 
 #include "clock.h"
 #include "cost.h"
+#include "diag.h"
 #include "heap.h"
 #include "policy.h"
 #include "sample.h"
@@ -50,7 +52,7 @@ APROF_NOINSTR static void at_exit(void)
 /* Runs once, with the guard set, at the process's first hook or allocation after start. */
 APROF_NOINSTR static void runtime_start(void)
 {
-	aprof_clock_init(secure_getenv("APROF_CLOCK"));
+	aprof_clock_init();
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 		aprof_sample_init();
 	else
@@ -61,6 +63,26 @@ APROF_NOINSTR static void runtime_start(void)
 	pthread_key_create(&thread_key, thread_end);
 	atexit(at_exit);
 	__atomic_store_n(&aprof_started, 1, __ATOMIC_RELEASE);
+}
+
+
+/*
+** libaprof's constructor: the runtime starts when libaprof is loaded and the
+** loading thread gets its state, so allocations made before the first hook
+** (other objects' constructors, libstdc++'s emergency exception pool) are
+** charged to the root context, <no routine active>.  libaprof.so is linked
+** with -z initfirst, so ld.so runs this before every other object's
+** constructors; linked into the program (libaprof.a) it runs at priority
+** 101, before the program's own, but after its shared objects'.
+*/
+APROF_NOINSTR __attribute__((constructor(101))) static void at_load(int argc, char **argv,
+									 char **envp)
+{
+	(void)argc;
+	(void)argv;
+	aprof_env_from(envp);
+	if (aprof_self == NULL && !aprof_busy)
+		aprof_startup_thread();
 }
 
 

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -22,6 +24,7 @@
 #include "arena.h"
 #include "clock.h"
 #include "cost.h"
+#include "diag.h"
 #include "heap.h"
 #include "history.h"
 #include "modules.h"
@@ -30,6 +33,7 @@
 
 static char out_template[PATH_MAX]; /* absolute, fixed at start: chdir cannot move it */
 static char out_path[PATH_MAX];     /* out_template for this process (see expand_out_path) */
+static struct timespec run_start;   /* this process's run began, in the file system's clock */
 
 /* A buffered output file whose bytes are summed into a CRC as they go out. */
 struct out {
@@ -90,9 +94,10 @@ APROF_NOINSTR static void set_out_path(const char *p)
 
 APROF_NOINSTR void aprof_writer_init(void)
 {
-	const char *p = secure_getenv("APROF_OUT");
+	const char *p = aprof_env("APROF_OUT");
 
-	set_out_path(p != NULL && *p != '\0' ? p : "amon.out");
+	set_out_path(p != NULL ? p : "amon.out");
+	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
 }
 
 
@@ -470,16 +475,39 @@ APROF_NOINSTR static void write_heap(struct out *o)
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* one writer at a time */
 static unsigned dumps;                /* writes so far, for unique temporary names */
+static int replaced_said;             /* notice_replaced has spoken */
+
+
+/*
+** Says, once, that out_path holds a profile another process wrote during
+** this run (two instrumented programs in one directory: prog | prog), which
+** this write replaces; and how to keep one per process.  The file system
+** stamps files from the coarse clock, as run_start was read.
+*/
+APROF_NOINSTR static void notice_replaced(void)
+{
+	struct amon_header h;
+	struct stat st;
+	int fd;
+
+	if (replaced_said || (fd = open(out_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
+	    memcmp(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0 && h.pid != (uint64_t)getpid() &&
+	    (st.st_mtim.tv_sec > run_start.tv_sec ||
+	     (st.st_mtim.tv_sec == run_start.tv_sec && st.st_mtim.tv_nsec >= run_start.tv_nsec))) {
+		replaced_said = 1;
+		aprof_say("%s: replacing the profile that process %llu wrote during this run; "
+			  "APROF_OUT=amon.out.%%p gives each process its own", out_path,
+			  (unsigned long long)h.pid);
+	}
+	close(fd);
+}
 
 
 APROF_NOINSTR static void report_failure(const char *what, int err)
 {
-	char msg[PATH_MAX + 128];
-	int n = snprintf(msg, sizeof msg, "aprof: cannot write %s: %s: %s\n", out_path, what,
-			 strerror(err));
-
-	if (n > 0)
-		(void)!write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+	aprof_say("cannot write %s: %s: %s", out_path, what, strerror(err));
 }
 
 
@@ -522,6 +550,8 @@ APROF_NOINSTR static int write_profile(void)
 	out_flush(&out);
 	if (close(out.fd) != 0 && out.error == 0)
 		out.error = errno;
+	if (out.error == 0)
+		notice_replaced();
 	if (out.error == 0 && rename(tmp, out_path) != 0)
 		out.error = errno;
 	if (out.error != 0) {
@@ -572,4 +602,5 @@ APROF_NOINSTR void aprof_writer_fork_child(void)
 {
 	pthread_mutex_init(&write_lock, NULL);
 	expand_out_path(1);
+	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
 }

@@ -22,7 +22,8 @@ APROF_HIDDEN void aprof_writer_set_path(const char *path);
 ** atomically (a temporary file, then rename).  Other threads run on.  WAIT
 ** 0: give up, returning -1, if a write is under way (a signal handler's,
 ** which may have interrupted it).  A failure is reported on stderr with its
-** reason.  Returns 0, or -1 on failure.
+** reason; so is, once, the replacing of a profile that another process
+** wrote to the same path during this run.  Returns 0, or -1 on failure.
 */
 APROF_HIDDEN int aprof_writer_write(int wait);
 
