@@ -9,8 +9,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "aprof/dot.h"
+#include "aprof/util.h"
 
 /* One of gprof2dot's HSL channels (the CSS3 algorithm). */
 static double hue2rgb(double m1, double m2, double h)
@@ -71,28 +73,65 @@ static double share(const struct profile *p, uint64_t v)
 }
 
 
-void dot_write(FILE *out, const struct profile *p)
+/* The index of the routine of P whose entry is ADDR (a symbol's address), or -1. */
+static int routine_at(const struct profile *p, uint64_t addr)
+{
+	int r;
+
+	for (r = 0; r < p->nprocs; r++)
+		if (p->procs[r].addr == addr)
+			return r;
+	return -1;
+}
+
+
+/* Appends to the label of arc FROM -> TO each traversed cycle of T[0..N) it lies on. */
+static int put_traversals(FILE *out, const struct profile *p, int from, int to,
+			  const struct traversal *t, int n)
+{
+	int x, on = 0;
+	uint32_t k;
+
+	for (x = 0; x < n; x++)
+		for (k = 0; k < t[x].n; k++)
+			if (routine_at(p, t[x].members[k]) == from &&
+			    routine_at(p, t[x].members[(k + 1) % t[x].n]) == to) {
+				fprintf(out, "\\ncycle %d: %" PRIu64 "\xc3\x97", x + 1, t[x].traversals);
+				on = 1;
+			}
+	return on;
+}
+
+
+void dot_write(FILE *out, const struct profile *p, double threshold, const struct traversal *t,
+	       int nt)
 {
 	const struct prof_arc *a;
 	char color[8];
 	int r, c, k;
+	char *shown = xmalloc((size_t)p->nprocs + 1);
 
 	fputs("digraph {\n\ttooltip=\" \"\n"
 	      "\tgraph [fontname=Arial, nodesep=0.125, ranksep=0.25];\n"
 	      "\tnode [fontcolor=white, fontname=Arial, height=0, shape=box, style=filled, "
 	      "width=0];\n\tedge [fontname=Arial];\n", out);
-	/* A cycle (gprof's, with its members) as a cluster around them. */
-	for (c = 0; c < p->ncycles; c++) {
+	for (r = 0; r < p->nprocs; r++)
+		shown[r] = !profile_below(p, p->procs[r].self + p->procs[r].child, threshold);
+	/* A cycle (gprof's, with its members) as a cluster around them, unless traversed ones are drawn. */
+	for (c = 0; c < p->ncycles && t == NULL; c++) {
 		fprintf(out, "\tsubgraph cluster_cycle%d {\n\t\tlabel=\"<cycle %d>\"; "
 			"style=dashed;\n", p->cycles[c].number, p->cycles[c].number);
 		for (k = 0; k < p->cycles[c].nmembers; k++)
-			fprintf(out, "\t\tn%d;\n", p->cycles[c].members[k]);
+			if (shown[p->cycles[c].members[k]])
+				fprintf(out, "\t\tn%d;\n", p->cycles[c].members[k]);
 		fputs("\t}\n", out);
 	}
 	for (r = 0; r < p->nprocs; r++) {
 		const struct prof_proc *f = &p->procs[r];
 		double w = share(p, f->self + f->child);
 
+		if (!shown[r])
+			continue;
 		weight_color(w, color);
 		fprintf(out, "\tn%d [color=\"%s\", fontcolor=\"#ffffff\", fontsize=\"10.00\", "
 			"label=\"", r, color);
@@ -105,12 +144,16 @@ void dot_write(FILE *out, const struct profile *p)
 			uint64_t v = a->self1 + a->child1;
 			double w = share(p, v), pen = 4.0 * w < 0.5 ? 0.5 : 4.0 * w;
 
+			if (!shown[a->from] || !shown[a->to] || profile_below(p, v, threshold))
+				continue;
 			weight_color(w, color);
 			fprintf(out, "\tn%d -> n%d [arrowsize=\"%.2f\", color=\"%s\", "
 				"fontcolor=\"%s\", fontsize=\"10.00\", label=\"%.6g %s\\n%.2f%%\\n%"
-				PRIu64 "\xc3\x97\", labeldistance=\"%.2f\", penwidth=\"%.2f\"];\n",
-				a->from, a->to, 0.5 * sqrt(pen), color, color, (double)v / p->scale,
-				p->unit, 100.0 * w, a->count, pen, pen);
+				PRIu64 "\xc3\x97", a->from, a->to, 0.5 * sqrt(pen), color, color,
+				(double)v / p->scale, p->unit, 100.0 * w, a->count);
+			fprintf(out, "\", labeldistance=\"%.2f\", penwidth=\"%.2f\"%s];\n", pen, pen,
+				put_traversals(out, p, a->from, a->to, t, nt) ? ", style=dashed" : "");
 		}
 	fputs("}\n", out);
+	free(shown);
 }

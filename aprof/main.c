@@ -464,6 +464,19 @@ static void write_callgrind(FILE *out, const struct options *o, const struct amo
 }
 
 
+/* --format=dot: with --cycles, the cycles traversed drawn on the graph. */
+static void write_dot(FILE *out, const struct options *o, const struct amon_data *d,
+		      const struct symbols *syms, const struct profile *p)
+{
+	int n = 0;
+	struct traversal *t = o->cycles ? traversals_find(d, syms, &n) : NULL;
+
+	dot_write(out, p, o->report.threshold, t, n);
+	if (t != NULL)
+		traversals_free(t, n);
+}
+
+
 /* The reports O selects, in order, each after the first on a new page, as gprof's. */
 static void write_reports(FILE *out, const struct options *o, const struct amon_data *data,
 			  const struct symbols *syms, const struct profile *prof)
@@ -554,7 +567,7 @@ int main(int argc, char **argv)
 	else if (o.format == FORMAT_FOLDED)
 		folded_write(out, data, prof);
 	else if (o.format == FORMAT_DOT)
-		dot_write(out, prof);
+		write_dot(out, &o, data, syms, prof);
 	else if (o.format == FORMAT_JSON)
 		json_write(out, o.exe, data, prof);
 	else

@@ -10,26 +10,9 @@
 #include "aprof/traversals.h"
 #include "aprof/util.h"
 
-/* A caller that entered a cycle, with its calls into the members. */
-struct entrant {
-	uint64_t routine;
-	uint64_t calls;
-};
-
-/* One cycle: its members as a closed walk, first the one it was entered by. */
-struct cycle {
-	uint64_t *members;         /* routine keys in call order, the entry first */
-	uint32_t n;
-	uint64_t *key;             /* the members rotated to start at the smallest: identity */
-	uint64_t traversals;       /* calls that closed it at its entry member */
-	uint64_t ticks, bytes;     /* of the contexts in which it was active */
-	struct entrant *entrants;
-	int nentrants;
-};
-
 /* Everything found so far. */
 struct found {
-	struct cycle *cycles;
+	struct traversal *cycles;
 	int n;
 };
 
@@ -57,10 +40,10 @@ static void rotate_min(uint64_t *key, const uint64_t *w, uint32_t n)
 
 
 /* The cycle with members W (N of them, entered at W[0]), added if new. */
-static struct cycle *cycle_get(struct found *f, const uint64_t *w, uint32_t n)
+static struct traversal *cycle_get(struct found *f, const uint64_t *w, uint32_t n)
 {
 	uint64_t *key = xmalloc(n * sizeof key[0]);
-	struct cycle *c;
+	struct traversal *c;
 	int i;
 
 	rotate_min(key, w, n);
@@ -81,7 +64,7 @@ static struct cycle *cycle_get(struct found *f, const uint64_t *w, uint32_t n)
 
 
 /* True if routine R is one of C's members. */
-static int member(const struct cycle *c, uint64_t r)
+static int member(const struct traversal *c, uint64_t r)
 {
 	uint32_t k;
 
@@ -125,7 +108,7 @@ static void scan(struct found *f, const struct amon_context_info *c, const uint6
 	int nhit = 0, x;
 
 	for (j = 1; j < n; j++) {
-		struct cycle *cy;
+		struct traversal *cy;
 
 		for (i = j; i > 0 && h[i - 1] != h[j] && AMON_MARKED(c->history[i - 1]); i--)
 			continue;
@@ -171,7 +154,7 @@ static void entries(struct found *f, const struct amon_context_info *c, const ui
 		if (h[k] == h[n - 1])
 			return;
 	for (i = 0; i < f->n; i++) {
-		struct cycle *cy = &f->cycles[i];
+		struct traversal *cy = &f->cycles[i];
 
 		if (c->calls == 0 || !member(cy, h[n - 1]) || (n >= 2 && member(cy, caller)))
 			continue;
@@ -216,7 +199,7 @@ static void each_context(struct found *f, const struct amon_data *d, const struc
 /* Time spent while active, descending, then traversals, then length. */
 static int by_time(const void *a, const void *b)
 {
-	const struct cycle *x = a, *y = b;
+	const struct traversal *x = a, *y = b;
 
 	if (x->ticks != y->ticks)
 		return x->ticks < y->ticks ? 1 : -1;
@@ -236,25 +219,47 @@ static void print_name(FILE *out, const struct amon_data *d, const struct symbol
 }
 
 
-void traversals_print(FILE *out, const struct amon_data *d, const struct symbols *syms)
+struct traversal *traversals_find(const struct amon_data *d, const struct symbols *syms, int *n)
 {
 	struct found f = { NULL, 0 };
+
+	each_context(&f, d, syms, scan);
+	each_context(&f, d, syms, entries);
+	qsort(f.cycles, (size_t)f.n, sizeof f.cycles[0], by_time);
+	*n = f.n;
+	return f.cycles;
+}
+
+
+void traversals_free(struct traversal *cycles, int n)
+{
+	int x;
+
+	for (x = 0; x < n; x++) {
+		free(cycles[x].members);
+		free(cycles[x].key);
+		free(cycles[x].entrants);
+	}
+	free(cycles);
+}
+
+
+void traversals_print(FILE *out, const struct amon_data *d, const struct symbols *syms)
+{
 	double hz = d->header.ticks_per_second;
 	uint64_t run = 0;
 	size_t i;
 	uint32_t k;
-	int t, x, e;
+	int t, x, e, n;
+	struct traversal *cycles = traversals_find(d, syms, &n);
 
 	for (t = 0; t < d->nthreads; t++)
 		for (i = 0; i < d->threads[t].ncontexts; i++)
 			if (d->threads[t].contexts[i].depth > 0)
 				run += d->threads[t].contexts[i].ticks;
-	each_context(&f, d, syms, scan);
-	each_context(&f, d, syms, entries);
-	qsort(f.cycles, (size_t)f.n, sizeof f.cycles[0], by_time);
 	fputs("Cycles traversed:\n\n", out);
-	for (x = 0; x < f.n; x++) {
-		struct cycle *cy = &f.cycles[x];
+	for (x = 0; x < n; x++) {
+		struct traversal *cy = &cycles[x];
 
 		for (k = 0; k <= cy->n; k++) {
 			fputs(k > 0 ? " -> " : "", out);
@@ -273,12 +278,9 @@ void traversals_print(FILE *out, const struct amon_data *d, const struct symbols
 			fprintf(out, ": %" PRIu64 " calls\n", cy->entrants[e].calls);
 		}
 		fputc('\n', out);
-		free(cy->members);
-		free(cy->key);
-		free(cy->entrants);
 	}
 	fprintf(out, "%d cycle%s.  A cycle is listed when a context's running routine is also\n"
 		"active earlier in its history: the recursion that happened, not gprof's\n"
-		"<cycle N> of the static call graph.\n", f.n, f.n == 1 ? "" : "s");
-	free(f.cycles);
+		"<cycle N> of the static call graph.\n", n, n == 1 ? "" : "s");
+	traversals_free(cycles, n);
 }

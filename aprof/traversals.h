@@ -9,10 +9,39 @@
 #ifndef APROF_APROF_TRAVERSALS_H
 #define APROF_APROF_TRAVERSALS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "aprof/amon_read.h"
 #include "aprof/symbols.h"
+
+/* A caller that entered a cycle, with its calls into the members. */
+struct entrant {
+	uint64_t routine;          /* its symbol's address (prof_proc.addr), 0 for <spontaneous> */
+	uint64_t calls;
+};
+
+/* One cycle traversed: its members as a closed walk, first the one it was entered by. */
+struct traversal {
+	uint64_t *members;         /* routines (symbol addresses, as prof_proc.addr) in call order */
+	uint32_t n;
+	uint64_t *key;             /* the members rotated to start at the smallest: identity */
+	uint64_t traversals;       /* calls that closed it at its entry member */
+	uint64_t ticks, bytes;     /* of the contexts in which it was active */
+	struct entrant *entrants;
+	int nentrants;
+};
+
+/*
+** The cycles traversed in D's contexts (the states whose running routine is
+** also an earlier unmarked entry), by time spent while active, the most
+** first; their number in *N.  Rotations of one cycle are one cycle.  Free
+** with traversals_free.
+*/
+struct traversal *traversals_find(const struct amon_data *d, const struct symbols *syms, int *n);
+
+/* Frees what traversals_find returned. */
+void traversals_free(struct traversal *cycles, int n);
 
 /*
 ** Prints every cycle traversed in D's contexts, one line group each, by

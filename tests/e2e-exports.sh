@@ -93,6 +93,21 @@ else
 	fail "json against -S and the call graph"
 fi
 
+# ---- 3. dot: --threshold prunes the graph, --cycles draws the cycles that ran ----
+# node NAME FILE: 1 if FILE's graph has a box labelled NAME.
+node() { grep -c "label=\"$1\\\\n" "$2" || :; }
+"$APROF" --format=dot --threshold=5 -o "$WORK/pruned.dot" "$J" "$WORK/amon.out"
+expect_eq "dot --threshold=5: big kept" "$(node big "$WORK/pruned.dot")" 1
+expect_eq "dot --threshold=5: keep pruned" "$(node keep "$WORK/pruned.dot")" 0
+expect_eq "dot --threshold=5: fact pruned" "$(node fact "$WORK/pruned.dot")" 0
+"$APROF" --format=dot "$J" "$WORK/amon.out" >"$WORK/all.dot"
+expect_eq "dot: every routine" "$(node keep "$WORK/all.dot")$(node fact "$WORK/all.dot")" 11
+profile s-pqrs 5
+"$APROF" --format=dot --cycles -o "$WORK/cycles.dot" "$top_builddir/tests/s-pqrs" "$WORK/amon.out"
+expect_eq "dot --cycles: the cycle's three arcs, traversed n = 5 times" \
+	"$(grep -c 'cycle 1: 5.*style=dashed' "$WORK/cycles.dot")" 3
+dot -Tsvg "$WORK/cycles.dot" >/dev/null || fail "dot -Tsvg on --cycles"
+
 # ---- 3. every test program's exports: dot -Tsvg renders, the others load ----
 # (what each program's own test checks of its profile is not repeated here)
 for prog in "$top_builddir"/tests/s-*; do
