@@ -494,6 +494,33 @@ const struct amon_module_info *amon_module_of(const struct amon_data *d, uint64_
 }
 
 
+struct amon_context_info *amon_each_next(struct amon_each *e)
+{
+	while (e->t < e->d->nthreads) {
+		const struct amon_thread_info *th = &e->d->threads[e->t];
+
+		if (e->i < th->ncontexts) {
+			e->thread = th;
+			return &th->contexts[e->i++];
+		}
+		e->t++;
+		e->i = 0;
+	}
+	return NULL;
+}
+
+
+size_t amon_ncontexts(const struct amon_data *d)
+{
+	size_t n = 0;
+	int t;
+
+	for (t = 0; t < d->nthreads; t++)
+		n += d->threads[t].ncontexts;
+	return n;
+}
+
+
 void amon_free(struct amon_data *d)
 {
 	int k;

@@ -100,6 +100,29 @@ int amon_is_profile(const char *path);
 /* The module of D whose executable mapping holds run-time address ADDR, or NULL. */
 const struct amon_module_info *amon_module_of(const struct amon_data *d, uint64_t addr);
 
+/*
+** A walk over every context of every thread of D, in file order (threads as
+** they started, each one's contexts as created), for every stage that reads
+** them all:
+**     struct amon_each e = AMON_EACH(d);
+**     struct amon_context_info *c;
+**     while ((c = amon_each_next(&e)) != NULL) ...   (e.thread: c's thread)
+*/
+struct amon_each {
+	const struct amon_data *d;
+	int t;                                 /* the next thread's index */
+	size_t i;                              /* the next context's index in it */
+	const struct amon_thread_info *thread; /* the thread of the context returned */
+};
+
+#define AMON_EACH(data) { (data), 0, 0, NULL }
+
+/* The next context of the walk E, NULL after the last. */
+struct amon_context_info *amon_each_next(struct amon_each *e);
+
+/* The contexts of every thread of D: as many as a walk returns. */
+size_t amon_ncontexts(const struct amon_data *d);
+
 /* Frees D and all it holds. */
 void amon_free(struct amon_data *d);
 

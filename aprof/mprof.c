@@ -360,14 +360,7 @@ static void direct_of(struct direct *r, const struct amon_context_info *c,
 		const struct symbol *s = symbols_find(syms, d, a);
 
 		r->key = s != NULL ? s->addr : a;
-		if (s != NULL) {
-			r->name = s->name;
-		} else {
-			char buf[32];
-
-			snprintf(buf, sizeof(buf), "0x%" PRIx64, a);
-			r->name = xstrdup(buf);
-		}
+		r->name = s != NULL ? s->name : symbols_name(syms, d, a); /* "0xOFF in MODULE" */
 	}
 	r->allocs = c->allocs;
 	r->bytes = c->alloc_bytes;

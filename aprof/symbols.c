@@ -117,11 +117,10 @@ static asymbol **read_table(bfd *abfd, const char *path, int dynamic, long *coun
 /*
 ** Appends to *C the function symbols of module M, read from PATH: those of
 ** its symbol table, or, if it has been stripped, those of its dynamic symbol
-** table (with a warning: routines not exported will show as addresses).
-** Returns the number added.
+** table (*STRIPPED set to 1: see warn_stripped).  Returns the number added.
 */
 static size_t collect(struct candidate **c, size_t *n, const char *path,
-		      const struct amon_module_info *m, const char *amon)
+		      const struct amon_module_info *m, const char *amon, int *stripped)
 {
 	bfd *abfd = open_object(path);
 	struct object *obj = xcalloc(1, sizeof *obj);
@@ -153,11 +152,43 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 		}
 		obj->abfd = abfd;
 		obj->table = table;
-		if (added == 0 && !dynamic)
-			util_warn("%s: no symbols (stripped?): using its dynamic symbols", path);
+		*stripped = dynamic;
 	}
 	/* TABLE and ABFD stay open: the names point into them, OBJ keeps them for lines. */
 	return added;
+}
+
+
+/*
+** Warns about each stripped module (STRIPPED[k] 1, read from its dynamic
+** symbols) that holds a routine of some context that no symbol names: the
+** report shows it as an address.  A module none of whose routines the report
+** needs, or whose routines it needs are all exported (libstdc++'s string
+** members, instantiated there and inlined in the program), is not worth a
+** word.
+*/
+static void warn_stripped(const struct symbols *s, const struct amon_data *d, const char *exe,
+			  int *stripped)
+{
+	struct amon_each e = AMON_EACH(d);
+	const struct amon_context_info *c;
+	uint32_t i;
+	int k;
+
+	while ((c = amon_each_next(&e)) != NULL)
+		for (i = 0; i < c->depth; i++) {
+			uint64_t a = AMON_ADDR(c->history[i]);
+			const struct symbol *sym = symbols_find(s, d, a);
+
+			if (sym != NULL && sym->addr == a)
+				continue;
+			k = symbols_module(d, a);
+			if (k >= 0 && stripped[k] == 1) {
+				util_warn("%s: no symbols (stripped?): using its dynamic symbols",
+					  d->modules[k].is_exe ? exe : d->modules[k].path);
+				stripped[k] = 2;
+			}
+		}
 }
 
 
@@ -165,6 +196,7 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 {
 	struct symbols *s = xcalloc(1, sizeof *s);
 	struct candidate *c = NULL;
+	int *stripped = xcalloc((size_t)d->nmodules + 1, sizeof stripped[0]);
 	size_t n = 0, i;
 	int k;
 
@@ -173,7 +205,7 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 	for (k = 0; k < d->nmodules; k++) {
 		const struct amon_module_info *m = &d->modules[k];
 
-		collect(&c, &n, m->is_exe ? exe : m->path, m, d->path);
+		collect(&c, &n, m->is_exe ? exe : m->path, m, d->path, &stripped[k]);
 	}
 	qsort(c, n, sizeof c[0], candidate_cmp);
 	s->syms = xcalloc(n, sizeof s->syms[0]);
@@ -191,6 +223,8 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 		s->n++;
 	}
 	free(c);
+	warn_stripped(s, d, exe, stripped);
+	free(stripped);
 	return s;
 }
 
@@ -212,13 +246,19 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 	if (lo == 0)
 		return NULL;
 	/* The symbol must lie in the module that holds ADDR. */
-	for (k = 0; k < d->nmodules; k++) {
-		const struct amon_module_info *m = &d->modules[k];
+	k = symbols_module(d, addr);
+	return k >= 0 && s->syms[lo - 1].addr >= d->modules[k].start ? &s->syms[lo - 1] : NULL;
+}
 
-		if (addr >= m->start && addr < m->end)
-			return s->syms[lo - 1].addr >= m->start ? &s->syms[lo - 1] : NULL;
-	}
-	return NULL;
+
+int symbols_module(const struct amon_data *d, uint64_t addr)
+{
+	int k;
+
+	for (k = 0; k < d->nmodules; k++)
+		if (addr >= d->modules[k].start && addr < d->modules[k].end)
+			return k;
+	return -1;
 }
 
 
@@ -249,18 +289,16 @@ char *symbols_name(const struct symbols *s, const struct amon_data *d, uint64_t 
 
 	if (sym != NULL)
 		return xstrdup(sym->name);
-	for (k = 0; k < d->nmodules; k++) {
+	k = symbols_module(d, addr);
+	if (k >= 0) {
 		const struct amon_module_info *m = &d->modules[k];
+		const char *base = strrchr(m->path, '/');
+		char *name;
 
-		if (addr >= m->start && addr < m->end) {
-			const char *base = strrchr(m->path, '/');
-			char *name;
-
-			snprintf(buf, sizeof buf, "0x%" PRIx64 " in ", addr - m->load_bias);
-			base = base != NULL ? base + 1 : m->path;
-			name = xmalloc(strlen(buf) + strlen(base) + 1);
-			return strcat(strcpy(name, buf), base);
-		}
+		snprintf(buf, sizeof buf, "0x%" PRIx64 " in ", addr - m->load_bias);
+		base = base != NULL ? base + 1 : m->path;
+		name = xmalloc(strlen(buf) + strlen(base) + 1);
+		return strcat(strcpy(name, buf), base);
 	}
 	snprintf(buf, sizeof buf, "0x%" PRIx64 " in <unknown>", addr);
 	return xstrdup(buf);

@@ -35,7 +35,8 @@ struct symbols {
 ** line's, not the recorded path: the user names it); its GNU build-id must
 ** equal the recorded one.  Shared objects are opened at their recorded paths.
 ** DEMANGLE selects C++ demangling (bfd_demangle, libiberty).  A stripped
-** object is read for its dynamic symbols, with a warning.  Dies with one
+** object is read for its dynamic symbols, with a warning if the report needs
+** a routine of it that they do not name.  Dies with one
 ** line if EXE is missing, not an object file, or not the executable that
 ** wrote D (build-ids differ).
 */
@@ -57,6 +58,9 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 ** Used by FILE:NAME symspecs (symspec.c) and callgrind's fl= lines.
 */
 const char *symbols_file(const struct symbols *s, const struct symbol *sym);
+
+/* The index in D->modules of the module whose executable mapping holds ADDR; -1 if none. */
+int symbols_module(const struct amon_data *d, uint64_t addr);
 
 /*
 ** The name to print for the routine at ADDR: its symbol's, or, when no
