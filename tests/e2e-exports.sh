@@ -121,11 +121,18 @@ for prog in "$top_builddir"/tests/s-*; do
 	"$APROF" --format=dot -o "$WORK/graph.dot" "$prog" "$WORK/amon.out" 2>/dev/null &&
 		dot -Tsvg "$WORK/graph.dot" >"$WORK/graph.svg" && grep -q '<svg' "$WORK/graph.svg" ||
 		fail "dot -Tsvg on $name's export"
-	"$APROF" --format=json "$prog" "$WORK/amon.out" 2>/dev/null |
-		python3 -c 'import json, sys; json.load(sys.stdin)' || fail "json of $name"
+	"$APROF" --format=json -o "$WORK/$name.json" "$prog" "$WORK/amon.out" 2>/dev/null ||
+		fail "json of $name"
 	"$APROF" --format=callgrind -o "$WORK/cg.out" "$prog" "$WORK/amon.out" 2>/dev/null &&
 		callgrind_annotate --auto=no "$WORK/cg.out" >/dev/null 2>"$WORK/cga.err" &&
 		[ ! -s "$WORK/cga.err" ] || fail "callgrind_annotate on $name's export"
 done
+# One python3 for all (it starts slowly): every document loads.
+python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    try:
+        json.load(open(f))
+    except ValueError as e:
+        sys.exit("%s: %s" % (f, e))' "$WORK"/*.json || fail "json of the test programs"
 echo "ok: exports of every test program"
 finish
