@@ -32,6 +32,8 @@ struct amon_context_info {
 	uint64_t class_free[AMON_SIZE_CLASSES];  /* free_bytes by mprof size class */
 	uint64_t peak_bytes;       /* live bytes allocated here at the run's peak */
 	uint64_t heap_events;      /* heap-tracking calls made while current */
+	uint32_t nsites;           /* constructor candidates of its allocations (runtime/types.h) */
+	const struct amon_type_site *sites; /* nsites, well formed (amon_read checks) */
 };
 
 /* One thread's machine. */

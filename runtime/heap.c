@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "heap.h"
 #include "thread.h"
+#include "types.h"
 
 APROF_HIDDEN int aprof_heap_on;
 static int heap_wanted;         /* not APROF_HEAP=0 */
@@ -200,6 +201,7 @@ APROF_NOINSTR static int heap_alloc(struct aprof_thread *t, void *p, size_t size
 		}
 		aprof_spin_unlock(&peak_lock);
 	}
+	aprof_types_allocated(t, c, h, size);
 	return 1;
 }
 
@@ -379,6 +381,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			memset((char *)h + offsetof(struct aprof_heap_counts, allocs), 0,
 			       sizeof *h - offsetof(struct aprof_heap_counts, allocs));
 			h->stamp = 0;
+			aprof_types_reset(h);
 			aprof_spin_unlock(&h->lock);
 		}
 	}

@@ -15,6 +15,7 @@
 
 struct aprof_block;
 struct aprof_context;
+struct aprof_type_site;
 
 /*
 ** A context's heap counters, created at the context's first allocation.  A
@@ -24,6 +25,7 @@ struct aprof_context;
 struct aprof_heap_counts {
 	int lock;                                /* 0 free, 1 held */
 	uint32_t stamp;                          /* peak epoch when last changed (see heap.c) */
+	struct aprof_type_site *sites;           /* constructor candidates (types.h), oldest first */
 	uint64_t allocs, alloc_bytes;            /* allocations charged here, bytes requested */
 	uint64_t frees, free_bytes;              /* frees of blocks allocated here */
 	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "startup.h"
 #include "thread.h"
+#include "types.h"
 
 
 /* Charges T's interval up to clock reading NOW to context C; it ends in an entry if ENTRY. */
@@ -177,7 +178,8 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** the guard set (a hook interrupting the runtime: passed through and
 ** counted), the thread's first hook, a probe due, a jump to recover from
 ** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
-** resync is never timed), a transition not cached, a full
+** resync is never timed), the hooks after an allocation (types.c diverts
+** them the same way), a transition not cached, a full
 ** shadow stack, an exit that does not match the top entry; and any clock
 ** but the CPU's counter and sampling.
 */
@@ -193,12 +195,15 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 	}
 	aprof_busy = 1;
 	if (APROF_LIKELY(t != NULL) || (t = aprof_startup_thread()) != NULL) {
+		if (t->types.diverted)
+			aprof_types_resume(t);
 		if (t->jumped)
 			aprof_probe_reset(t);
 		if (--t->probe != 0)
 			enter(t, fn, site, frame);
 		else
 			enter_probed(t, fn, site, frame);
+		aprof_types_hook(t, 1);
 	}
 	aprof_busy = 0;
 }
@@ -214,12 +219,15 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 		return;
 	}
 	aprof_busy = 1;
+	if (t->types.diverted)
+		aprof_types_resume(t);
 	if (t->jumped)
 		aprof_probe_reset(t);
 	if (--t->probe != 0)
 		leave(t, fn, site);
 	else
 		leave_probed(t, fn, site);
+	aprof_types_hook(t, 0);
 	aprof_busy = 0;
 }
 

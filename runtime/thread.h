@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "internal.h"
 #include "transition.h"
+#include "types.h"
 
 struct aprof_heap_bin;
 
@@ -59,7 +60,8 @@ struct aprof_thread {
 	size_t sp;                       /* entries in use */
 	size_t cap;                      /* entries mapped */
 	size_t lost;                     /* calls not pushed because the stack could not grow */
-	int jumped;                      /* a longjmp or catch happened since the last hook */
+	int jumped;                      /* bit 0: a longjmp or catch happened since the last
+					    hook; APROF_JUMP_WATCH: types.h, sampling only */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
 	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
 	uint64_t resyncs;                /* entries popped because their exit never came */
@@ -73,6 +75,7 @@ struct aprof_thread {
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
 	char name[16];                   /* thread name when first seen, and when it ended */
 	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
+	struct aprof_types_watch types;  /* the last allocation's constructor candidates */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
 

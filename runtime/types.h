@@ -1,0 +1,73 @@
+/*
+** types.h -- constructor candidates of allocations, so that aprof can tell
+** what type each allocation made (aprof --types).  For new T(args) the
+** allocation is charged to the caller, and T::T is entered from that same
+** context just after the allocation returns (after the argument routines:
+** C++17 [expr.new]/19).  So after each allocation the next hooks take the
+** slow path, the way they do after a jump, and the routines entered from the
+** allocating context are noted, until that context is left, another
+** allocation is made, AMON_CANDIDATES were noted or AMON_WATCH_HOOKS hooks
+** went by.  The common case of the hooks is unchanged.
+*/
+#ifndef APROF_RUNTIME_TYPES_H
+#define APROF_RUNTIME_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "amon.h"
+#include "internal.h"
+
+struct aprof_context;
+struct aprof_heap_counts;
+struct aprof_thread;
+
+/*
+** One (size, candidates) of a context, counted: an element of the context's
+** list (struct aprof_heap_counts), appended by the owning thread only and
+** published with a release store, so the writer may read it meanwhile.
+*/
+struct aprof_type_site {
+	struct aprof_type_site *next;   /* the context's next site, NULL at the end */
+	struct amon_type_site s;        /* size, allocations (relaxed atomic), candidates */
+};
+
+/* A thread's watch of the allocation it made last (struct aprof_thread). */
+struct aprof_types_watch {
+	struct aprof_context *ctx;         /* the allocating context; NULL: no watch */
+	struct aprof_heap_counts *heap;    /* its counters, which hold its sites */
+	size_t sp;                         /* shadow-stack entries when it allocated */
+	uint64_t size;                     /* bytes requested */
+	uint32_t n;                        /* candidates noted so far */
+	uint32_t budget;                   /* hooks still watched */
+	int diverted;                      /* the next hook is sent to the slow path */
+	uint32_t probe;                    /* the probe countdown, kept while diverted */
+	uintptr_t candidate[AMON_CANDIDATES];
+};
+
+/* aprof_thread.jumped: set with the jump bit while sampling, to send the next hook to the slow path. */
+#define APROF_JUMP_WATCH 2
+
+/*
+** Thread T, in context C whose counters are H, has just allocated SIZE bytes:
+** notes the last allocation's candidates, and watches the hooks to come.
+*/
+APROF_HIDDEN void aprof_types_allocated(struct aprof_thread *t, struct aprof_context *c,
+					struct aprof_heap_counts *h, uint64_t size);
+
+/*
+** At a slow-path hook of T whose watch diverted it, before the hook's work:
+** undoes the diversion (gives back the probe countdown, clears the jump bit).
+*/
+APROF_HIDDEN void aprof_types_resume(struct aprof_thread *t);
+
+/*
+** After a slow-path hook of T (an entry if ENTRY, else an exit): notes a
+** candidate, or ends the watch, or sends the next hook to the slow path.
+*/
+APROF_HIDDEN void aprof_types_hook(struct aprof_thread *t, int entry);
+
+/* Sets every site's allocations of counters H to 0 (aprof_restart). */
+APROF_HIDDEN void aprof_types_reset(struct aprof_heap_counts *h);
+
+#endif /* APROF_RUNTIME_TYPES_H */
