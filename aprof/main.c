@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 #include "aprof/symbols.h"
 #include "aprof/threads.h"
 #include "aprof/traversals.h"
+#include "aprof/typeinfo.h"
+#include "aprof/types.h"
 #include "aprof/util.h"
 
 /* What is written (--format): gprof's reports or an export. */
@@ -46,6 +49,7 @@ struct options {
 	int cycles;              /* --cycles: the cycles of recursion that were traversed */
 	enum prof_metric metric; /* --metric */
 	int heap;                /* --heap: mprof's tables */
+	int types;               /* --types: allocated types */
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
 	int demangle;            /* --[no-]demangle */
 	enum format format;      /* --format */
@@ -62,6 +66,7 @@ enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
 	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
 	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE, OPT_THRESHOLD, OPT_CYCLES,
+	OPT_TYPES,
 };
 
 /* --metric names, in enum prof_metric order. */
@@ -84,6 +89,7 @@ static const struct option long_options[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
 	{ "cycles", no_argument, NULL, OPT_CYCLES },
+	{ "types", no_argument, NULL, OPT_TYPES },
 	/* which contexts (the selection stage) */
 	{ "focus", required_argument, NULL, 'F' },
 	{ "exclude", required_argument, NULL, 'E' },
@@ -134,7 +140,11 @@ static void usage(FILE *out, int status)
 		"      --stats                         the profile's size: routines, calls, contexts,\n"
 		"                                      transitions, history lengths, memory\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
-		"                                      direct allocation, allocation call graph)\n"
+		"                                      direct allocation, allocation call graph);\n"
+		"                                      the bins' types column from DWARF (-g)\n"
+		"      --types                         allocated types (C++ from allocators and\n"
+		"                                      constructors): bytes, allocations, kept,\n"
+		"                                      at peak, average size, top paths\n"
 		"\n"
 		"Which contexts the reports see (SYMSPEC: NAME, FILE:NAME, or shell patterns\n"
 		"such as 'Parser::*' or 'src/*.c:init'; every option may be repeated):\n"
@@ -177,9 +187,9 @@ static void usage(FILE *out, int status)
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q, -S, --heap, --threads, --cycles and --stats choose what is printed;\n"
-		"without any, the flat profile and the call graph are.  NAME options take\n"
-		"SYMSPECs too and may be repeated.\n"
+		"-p, -q, -S, --heap, --types, --threads, --cycles and --stats choose what is\n"
+		"printed; without any, the flat profile and the call graph are.  NAME options\n"
+		"take SYMSPECs too and may be repeated.\n"
 		"See aprof(1).\n");
 	exit(status);
 }
@@ -343,6 +353,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_HEAP:
 			o->heap = chosen = 1;
 			break;
+		case OPT_TYPES:
+			o->types = chosen = 1;
+			break;
 		case OPT_HEAP_VERBOSITY:
 			o->mprof.verbosity = parse_verbosity(optarg);
 			break;
@@ -477,22 +490,48 @@ static void write_dot(FILE *out, const struct options *o, const struct amon_data
 }
 
 
+/* --types of D on OUT, of thread THREAD only (an index in D->threads) or of all if THREAD < 0. */
+static void print_types(FILE *out, const struct options *o, const struct amon_data *d,
+			const struct symbols *syms, const struct typeinfo *ti, int thread)
+{
+	struct types_table *t = types_build(d, syms, ti, thread);
+
+	types_print(out, t, d, syms, o->report.brief);
+	types_free(t);
+}
+
+
 /* The reports O selects, in order, each after the first on a new page, as gprof's. */
 static void write_reports(FILE *out, const struct options *o, const struct amon_data *data,
 			  const struct symbols *syms, const struct profile *prof)
 {
+	struct typeinfo *ti = NULL;
+	int k;
+
 	if (threads_notes(out, data) > 0)
 		fputc('\n', out);
 	if (o->report.flat || o->report.graph)
 		report_gprof(out, prof, &o->report);
+	if (o->heap || o->types)
+		ti = typeinfo_load(data, o->exe);
 	if (o->heap) {
 		new_page(out, o);
 		mprof_print(out, data, syms, o->metric == PROF_BYTES ? prof
-			    : profile_build(data, syms, PROF_BYTES), &o->mprof);
+			    : profile_build(data, syms, PROF_BYTES), ti, &o->mprof);
+	}
+	if (o->types) {
+		new_page(out, o);
+		print_types(out, o, data, syms, ti, -1);
 	}
 	if (o->threads) {
 		new_page(out, o);
 		threads_print(out, data, syms, o->metric, &o->report);
+		for (k = 0; o->types && k < data->nthreads; k++) {
+			fprintf(out, "\nThread %d (tid %" PRIu64 "%s%s):\n", k + 1,
+				data->threads[k].tid, data->threads[k].name[0] ? ", " : "",
+				data->threads[k].name);
+			print_types(out, o, data, syms, ti, k);
+		}
 	}
 	if (o->contexts) {
 		new_page(out, o);
@@ -507,6 +546,7 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 		stats_print(out, data, o->metric == PROF_TIME ? prof
 			    : profile_build(data, syms, PROF_TIME));
 	}
+	typeinfo_free(ti);
 }
 
 
@@ -549,7 +589,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	syms = symbols_load(run, o.exe, o.demangle);
-	if ((o.metric != PROF_TIME || o.heap) && !(run->heap.flags & AMON_HEAP_ON))
+	if ((o.metric != PROF_TIME || o.heap || o.types) && !(run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", run->path);
 	check_symspecs(&o, syms);
 	data = select_contexts(run, syms, &o.select);

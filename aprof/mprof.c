@@ -146,9 +146,36 @@ static int shown(enum mprof_verbosity v, uint64_t bytes, uint64_t total)
 }
 
 
-/* One row of the bin table: LABEL or SIZE, then B's counts and percentages of TOTAL. */
+/*
+** mprof's types column for SIZE into BUF (SIZE bytes): the program's types
+** of exactly that size from TI, by name, ", ..." where they do not fit.
+*/
+static const char *bin_types(char *buf, size_t size, const struct typeinfo *ti, uint32_t bin)
+{
+	struct typeinfo_type *const *t;
+	size_t n = ti != NULL ? typeinfo_of_size(ti, bin, &t) : 0, i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(t[i]->name) + (i > 0 ? 2 : 0);
+
+		if (used + len + 5 >= size) {
+			strcpy(buf + used, ", ...");
+			break;
+		}
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? ", " : "",
+					 t[i]->name);
+	}
+	return buf;
+}
+
+
+/*
+** One row of the bin table: LABEL or SIZE, then B's counts and percentages
+** of TOTAL, then TYPES (mprof's types column).
+*/
 static void print_bin(FILE *out, const char *label, uint32_t size, const struct amon_heap_bin *b,
-		      const struct amon_heap_bin *total)
+		      const struct amon_heap_bin *total, const char *types)
 {
 	char size_buf[16], p1[8], p2[8];
 
@@ -156,11 +183,12 @@ static void print_bin(FILE *out, const char *label, uint32_t size, const struct 
 		snprintf(size_buf, sizeof(size_buf), "%" PRIu32, size);
 		label = size_buf;
 	}
-	print_line(out, "%11s%10" PRIu64 "%10" PRIu64 " %-4s%10" PRIu64 "%10" PRIu64 " %-4s", label,
-		   b->allocs, b->alloc_bytes, paren_percent(p1, b->alloc_bytes, total->alloc_bytes),
-		   b->frees, b->alloc_bytes - b->free_bytes,
+	print_line(out, "%11s%10" PRIu64 "%10" PRIu64 " %-4s%10" PRIu64 "%10" PRIu64 " %-4s  %s",
+		   label, b->allocs, b->alloc_bytes,
+		   paren_percent(p1, b->alloc_bytes, total->alloc_bytes), b->frees,
+		   b->alloc_bytes - b->free_bytes,
 		   paren_percent(p2, b->alloc_bytes - b->free_bytes,
-				 total->alloc_bytes - total->free_bytes));
+				 total->alloc_bytes - total->free_bytes), types);
 }
 
 
@@ -178,13 +206,15 @@ static void bin_add(struct amon_heap_bin *sum, const struct amon_heap_bin *b)
 ** Table 1, mprof's allocation bins: one row per requested size up to 1024
 ** that O's verbosity shows, the row "> 1024" for all larger sizes, the hidden
 ** sizes summed as "other bins", then the totals.  mprof's "types" column
-** (structure types of each size, from stabs) has no counterpart: amon.out
-** records sizes, not types.
+** lists the struct, union and class types and typedefs of the program (of
+** TI, from DWARF) of exactly each size: candidates, as mprof's were.
 */
-static void print_bins(FILE *out, const struct amon_data *d, const struct mprof_options *o)
+static void print_bins(FILE *out, const struct amon_data *d, const struct typeinfo *ti,
+		       const struct mprof_options *o)
 {
 	enum mprof_verbosity v = o->verbosity;
 	struct amon_heap_bin big = { 0 }, other = { 0 }, total = { 0 };
+	char types[400];
 	uint32_t i;
 
 	for (i = 0; i < d->heap.nbins; i++)
@@ -193,8 +223,8 @@ static void print_bins(FILE *out, const struct amon_data *d, const struct mprof_
 	if (o->selected)
 		fputs("Of the whole run: amon.out keeps sizes per run, not per context, so -F, -E\n"
 		      "and --elide do not apply to this table (they do to the others).\n\n", out);
-	print_line(out, "%11s%10s%10s %-4s%10s%10s %-4s", "size:", "allocs", "bytes", "(%)",
-		   "frees", "kept", "(%)");
+	print_line(out, "%11s%10s%10s %-4s%10s%10s %-4s  %s", "size:", "allocs", "bytes", "(%)",
+		   "frees", "kept", "(%)", "types");
 	fputc('\n', out);
 	for (i = 0; i < d->heap.nbins; i++) {
 		const struct amon_heap_bin *b = &d->bins[i];
@@ -202,14 +232,15 @@ static void print_bins(FILE *out, const struct amon_data *d, const struct mprof_
 		if (b->bin == BIG_BIN)
 			big = *b;
 		else if (shown(v, b->alloc_bytes, total.alloc_bytes))
-			print_bin(out, NULL, b->bin, b, &total);
+			print_bin(out, NULL, b->bin, b, &total,
+				  bin_types(types, sizeof types, ti, b->bin));
 		else
 			bin_add(&other, b);
 	}
-	print_bin(out, "> 1024", 0, &big, &total);
+	print_bin(out, "> 1024", 0, &big, &total, "");
 	fputc('\n', out);
 	if (other.allocs != 0 || other.frees != 0)
-		print_bin(out, "other bins", 0, &other, &total);
+		print_bin(out, "other bins", 0, &other, &total, "");
 	print_line(out, "%11s%10" PRIu64 "%10" PRIu64 " %-4s%10" PRIu64 "%10" PRIu64, "<TOTAL>",
 		   total.allocs, total.alloc_bytes, "", total.frees,
 		   total.alloc_bytes - total.free_bytes);
@@ -446,9 +477,10 @@ static void print_graph(FILE *out, const struct profile *bytes)
 
 
 void mprof_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
-		 const struct profile *bytes, const struct mprof_options *o)
+		 const struct profile *bytes, const struct typeinfo *ti,
+		 const struct mprof_options *o)
 {
-	print_bins(out, d, o);
+	print_bins(out, d, ti, o);
 	if (!o->no_leaks)
 		print_leaks(out, d, syms, o->verbosity);
 	print_direct(out, d, syms);

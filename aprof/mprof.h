@@ -12,6 +12,7 @@
 #include "aprof/amon_read.h"
 #include "aprof/profile.h"
 #include "aprof/symbols.h"
+#include "aprof/typeinfo.h"
 
 /* Which rows the bin and leak tables show (mprof -normal, -verbose, -terse). */
 enum mprof_verbosity {
@@ -31,7 +32,7 @@ struct mprof_options {
 /*
 ** Prints mprof's four tables on OUT, in mprof's order, each after a title
 ** line, the first three followed by "\f": (1) allocation bins, from D's
-** whole-run bins; (2) memory leaks, one row per history (threads merged)
+** whole-run bins, with mprof's types column from TI (NULL: empty); (2) memory leaks, one row per history (threads merged)
 ** that kept bytes, the path being the whole history, unless O->no_leaks;
 ** (3) direct allocation per routine, with mprof's s/m/l/x size breakdowns;
 ** (4) the allocation call graph: BYTES (a profile of D in PROF_BYTES) in
@@ -41,6 +42,7 @@ struct mprof_options {
 ** heap data (AMON_HEAP_ON); cannot fail otherwise.
 */
 void mprof_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
-		 const struct profile *bytes, const struct mprof_options *o);
+		 const struct profile *bytes, const struct typeinfo *ti,
+		 const struct mprof_options *o);
 
 #endif /* APROF_APROF_MPROF_H */

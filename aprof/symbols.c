@@ -220,6 +220,7 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 		s->source[s->n] = c[i].source;
 		s->syms[s->n].addr = c[i].addr;
 		s->syms[s->n].name = dm != NULL ? dm : xstrdup(c[i].name);
+		s->syms[s->n].mangled = c[i].name;
 		s->n++;
 	}
 	free(c);

@@ -14,6 +14,7 @@
 struct symbol {
 	uint64_t addr;        /* run-time entry address */
 	char *name;           /* demangled if asked */
+	const char *mangled;  /* as in the symbol table (types.c reads C++ names' structure) */
 };
 
 /* Where a symbol's source file is looked up (symbols.c; opaque elsewhere). */
