@@ -1,0 +1,64 @@
+#!/bin/sh
+# e2e-types.sh -- allocated types (aprof --types, issue 13).  tests/s-types.cc
+# allocates known C++ types in every form (new T, new T(f(x)), new T[n]
+# with and without an array cookie, std::vector, std::map, std::string,
+# make_shared, unique_ptr, make_unique) at -O0 and at -O2: each type gets
+# exactly its allocations and bytes, no other type appears, and the only
+# bytes of unknown type are C's malloc (the program's and stdout's buffer).
+# tests/s-structs.c: the bins table of --heap lists, for each size, the
+# program's structs, unions and typedefs of exactly that size (DWARF).
+. "$top_srcdir/tests/e2e-lib.sh"
+
+# types_rows: "bytes allocs type" for each row of --types in $WORK/report.
+types_rows() {
+	awk '/^ +bytes +% +allocs/ { f = 1; next }
+		f && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && NF >= 7 {
+			name = $7; for (i = 8; i <= NF; i++) name = name " " $i
+			print $1, $3, name }' "$WORK/report"
+}
+
+for t in s-types s-types-o2; do
+	profile "$t"
+	"$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/$t" "$WORK/amon.out" \
+		>"$WORK/report" 2>"$WORK/stderr" || fail "$t: aprof --types failed"
+	types_rows >"$WORK/rows"
+	stdout_buffer=$(sed -n 's/^ *4096 bytes from main$/4096/p' "$WORK/report")
+	expect_eq "$t: stdout's buffer, allocated in main, of unknown type" "$stdout_buffer" 4096
+	# bytes allocations type, largest first, the unknown row last.
+	expect_eq "$t: the types, exactly" "$(cat "$WORK/rows")" "$(cat <<'ROWS'
+2520 6 geo::Point
+320 5 std::_Rb_tree_node<std::pair<int const, geo::Point> >
+101 1 char
+88 3 Owned
+80 2 std::_Sp_counted_ptr_inplace<geo::Point, std::allocator<void>, (__gnu_cxx::_Lock_policy)2>
+48 1 Cell
+4224 3 <unknown>
+ROWS
+)"
+	expect_eq "$t: malloc's bytes of unknown type" \
+		"$(grep -c '^ *128 bytes from main > t_malloc()$' "$WORK/report")" 1
+	expect_eq "$t: Owned's paths (new[], new, make_unique)" \
+		"$(awk '/ Owned$/ { f = 1; next } f && / bytes from / { print $1 } f && !/ bytes from / { f = 0 }' "$WORK/report" | tr '\n' ' ')" \
+		"56 16 16 "
+done
+
+# The same table per thread (one thread here) and under --threads.
+"$top_builddir/aprof/aprof" --types --threads -b "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types --threads failed"
+expect_eq "--threads: the table again for thread 1" "$(grep -c '^ *2520 .* geo::Point$' "$WORK/report")" 2
+
+# mprof's types column, from DWARF.
+profile s-structs
+"$top_builddir/aprof/aprof" --heap --heap-verbosity=verbose "$top_builddir/tests/s-structs" \
+	"$WORK/amon.out" >"$WORK/report" 2>"$WORK/stderr" || fail "aprof --heap failed"
+# bin_types SIZE: the types column of SIZE's row in the bins table.
+bin_types() {
+	awk -v s="$1" '/^-* Allocation Bins/ { f = 1 } /^\f/ { f = 0 }
+		f && $1 == s { t = ""; for (i = 7; i <= NF; i++) t = t (t == "" ? "" : " ") $i; print t }' \
+		"$WORK/report" | sed 's/^(\*\*) //; s/^([0-9.]*) //'
+}
+expect_eq "bin 32: struct widget and its typedef" "$(bin_types 32)" "widget, widget_t"
+expect_eq "bin 16: union value" "$(bin_types 16)" "value"
+expect_eq "bin 40: the typedef of an unnamed struct" "$(bin_types 40)" "field"
+expect_eq "bin 77: no type" "$(bin_types 77)" ""
+finish
