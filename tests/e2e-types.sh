@@ -47,6 +47,14 @@ done
 	>"$WORK/report" 2>/dev/null || fail "aprof --types --threads failed"
 expect_eq "--threads: the table again for thread 1" "$(grep -c '^ *2520 .* geo::Point$' "$WORK/report")" 2
 
+# The filters act before --types: -F keeps t_unique's contexts only, -E drops t_vector's.
+"$top_builddir/aprof/aprof" --types -b -F t_unique "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types -F failed"
+expect_eq "-F t_unique: Owned only" "$(types_rows | tr '\n' ';')" "32 2 Owned;"
+"$top_builddir/aprof/aprof" --types -b -E t_vector "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types -E failed"
+expect_eq "-E t_vector: geo::Point without the vector" "$(types_rows | grep " geo::Point$")" "120 5 geo::Point"
+
 # mprof's types column, from DWARF.
 profile s-structs
 "$top_builddir/aprof/aprof" --heap --heap-verbosity=verbose "$top_builddir/tests/s-structs" \
