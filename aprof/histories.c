@@ -111,3 +111,20 @@ void histories_add(struct amon_context_info *into, const struct amon_context_inf
 	into->peak_bytes += from->peak_bytes;
 	into->heap_events += from->heap_events;
 }
+
+
+void histories_add_sites(struct amon_context_info *into, const struct amon_context_info *from)
+{
+	struct amon_type_site *sites;
+
+	if (from->nsites == 0)
+		return;
+	sites = xmalloc((into->nsites + from->nsites) * sizeof sites[0]);
+	memcpy(sites, into->sites, into->nsites * sizeof sites[0]);
+	memcpy(sites + into->nsites, from->sites, from->nsites * sizeof sites[0]);
+	if (into->sites_owned)
+		free((void *)into->sites);
+	into->sites = sites;
+	into->nsites += from->nsites;
+	into->sites_owned = 1;
+}

@@ -47,4 +47,10 @@ uint64_t *histories_addresses(const struct amon_data *d, size_t *n);
 /* Adds every counter of FROM (calls, ticks, heap counts) into INTO; histories untouched. */
 void histories_add(struct amon_context_info *into, const struct amon_context_info *from);
 
+/*
+** Appends FROM's type sites (runtime/types.h) to INTO's: INTO's then become
+** a malloc'd array it owns (sites_owned), which its holder frees.
+*/
+void histories_add_sites(struct amon_context_info *into, const struct amon_context_info *from);
+
 #endif /* APROF_APROF_HISTORIES_H */

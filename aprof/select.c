@@ -139,28 +139,13 @@ static void elide(struct amon_context_info *out, uint64_t *h, const struct amon_
 }
 
 
-/*
-** Adds context FROM into INTO, their type sites (runtime/types.h) too: INTO
-** then owns a malloc'd array of both (select_free frees it).
-*/
+/* Adds context FROM into INTO, their type sites too (select_free frees them). */
 static void item_add(void *into, const void *from)
 {
 	const struct item *x = into, *y = from;
-	struct amon_context_info *to = &x->all[x->index];
-	const struct amon_context_info *c = &y->all[y->index];
-	struct amon_type_site *sites;
 
-	histories_add(to, c);
-	if (c->nsites == 0)
-		return;
-	sites = xmalloc((to->nsites + c->nsites) * sizeof sites[0]);
-	memcpy(sites, to->sites, to->nsites * sizeof sites[0]);
-	memcpy(sites + to->nsites, c->sites, c->nsites * sizeof sites[0]);
-	if (to->sites_owned)
-		free((void *)to->sites);
-	to->sites = sites;
-	to->nsites += c->nsites;
-	to->sites_owned = 1;
+	histories_add(&x->all[x->index], &y->all[y->index]);
+	histories_add_sites(&x->all[x->index], &y->all[y->index]);
 }
 
 

@@ -13,10 +13,13 @@
 #include "aprof/sum.h"
 #include "aprof/util.h"
 
+/* The 64-bit words of a type site. */
+#define SITE_WORDS (sizeof(struct amon_type_site) / sizeof(uint64_t))
+
 /* A context being summed: its counters and its history moved into the sum's addresses. */
 struct item {
 	struct amon_context_info c;
-	uint64_t *history;          /* c.depth entries, malloc'd */
+	uint64_t *history;          /* c.depth entries, malloc'd; c.sites moved too, malloc'd */
 	size_t order;               /* first appearance, for the listing's order */
 };
 
@@ -112,6 +115,7 @@ static void gather_thread(struct gather *g, const struct amon_data *s, const str
 {
 	size_t i;
 	uint32_t k;
+	struct amon_type_site *sites;
 
 	if (g->n == 0 && g->items == NULL) {
 		g->info = *ti;
@@ -137,6 +141,16 @@ static void gather_thread(struct gather *g, const struct amon_data *s, const str
 		for (k = 0; k < it->c.depth; k++)
 			it->history[k] = move(s, d, map, ti->contexts[i].history[k]);
 		it->c.history = it->history;
+		sites = xmalloc((it->c.nsites + 1) * sizeof sites[0]);
+		for (k = 0; k < it->c.nsites; k++) {
+			int j;
+
+			sites[k] = ti->contexts[i].sites[k];
+			for (j = 0; j < AMON_CANDIDATES && sites[k].candidate[j] != 0; j++)
+				sites[k].candidate[j] = move(s, d, map, sites[k].candidate[j]);
+		}
+		it->c.sites = sites;
+		it->c.sites_owned = 1;
 		it->order = g->n++;
 	}
 }
@@ -153,7 +167,9 @@ static void make_thread(struct amon_data *s, struct gather *g, int t)
 	for (i = k = 0; i < g->n; i++) {
 		if (k > 0 && histories_cmp(&g->items[k - 1].c, &g->items[i].c) == 0) {
 			histories_add(&g->items[k - 1].c, &g->items[i].c);
+			histories_add_sites(&g->items[k - 1].c, &g->items[i].c);
 			free(g->items[i].history);
+			free((void *)g->items[i].c.sites);
 			continue;
 		}
 		g->items[k++] = g->items[i];
@@ -162,15 +178,21 @@ static void make_thread(struct amon_data *s, struct gather *g, int t)
 	*ti = g->info;
 	ti->ncontexts = k;
 	ti->contexts = xcalloc(k + 1, sizeof ti->contexts[0]);
+	/* Each history, then its type sites, in one block (as amon_read lays them out). */
 	for (i = 0; i < k; i++)
-		words += g->items[i].c.depth;
+		words += g->items[i].c.depth + g->items[i].c.nsites * SITE_WORDS;
 	h = ti->histories = xmalloc((words + 1) * sizeof h[0]);
 	for (i = 0; i < k; i++) {
 		ti->contexts[i] = g->items[i].c;
 		memcpy(h, g->items[i].history, g->items[i].c.depth * sizeof h[0]);
 		ti->contexts[i].history = h;
 		h += g->items[i].c.depth;
+		memcpy(h, g->items[i].c.sites, g->items[i].c.nsites * sizeof(struct amon_type_site));
+		ti->contexts[i].sites = (const struct amon_type_site *)h;
+		ti->contexts[i].sites_owned = 0;
+		h += g->items[i].c.nsites * SITE_WORDS;
 		free(g->items[i].history);
+		free((void *)g->items[i].c.sites);
 	}
 	free(g->items);
 }

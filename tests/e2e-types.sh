@@ -55,6 +55,15 @@ expect_eq "-F t_unique: Owned only" "$(types_rows | tr '\n' ';')" "32 2 Owned;"
 	>"$WORK/report" 2>/dev/null || fail "aprof --types -E failed"
 expect_eq "-E t_vector: geo::Point without the vector" "$(types_rows | grep " geo::Point$")" "120 5 geo::Point"
 
+# Two runs summed (and written as amon.sum, read back): every type twice.
+cp "$WORK/amon.out" "$WORK/second.out"
+"$top_builddir/aprof/aprof" -s -o "$WORK/amon.sum" "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	"$WORK/second.out" 2>/dev/null || fail "aprof -s failed"
+"$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/s-types-o2" "$WORK/amon.sum" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types on amon.sum failed"
+expect_eq "amon.sum of two runs: geo::Point twice" "$(types_rows | grep " geo::Point$")" \
+	"5040 12 geo::Point"
+
 # mprof's types column, from DWARF.
 profile s-structs
 "$top_builddir/aprof/aprof" --heap --heap-verbosity=verbose "$top_builddir/tests/s-structs" \
