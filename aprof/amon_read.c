@@ -234,6 +234,41 @@ static uint64_t varint(const struct amon_data *d, struct cursor *c)
 
 
 /*
+** The N type sites (amon.h, amon_code_site) of context CI, whose running
+** routine's entry is PREV, from C into a malloc'd array CI owns: each with
+** 1 to AMON_CANDIDATES candidates, unmarked and not null, and allocs x size
+** within 64 bits.
+*/
+static void read_sites(struct amon_data *d, struct cursor *c, struct amon_context_info *ci,
+		       uint64_t n, uint64_t prev)
+{
+	struct amon_type_site *s;
+	uint64_t i, k, m;
+
+	/* Each site takes at least four bytes: size, allocs, number, a candidate. */
+	if (n > (uint64_t)(c->end - c->p) / 4)
+		fail(d, "corrupt context record (%llu type sites cannot fit)", (unsigned long long)n);
+	ci->sites = s = xcalloc(n, sizeof s[0]);
+	ci->sites_owned = 1;
+	for (i = 0; i < n; i++, ci->nsites++) {
+		uint64_t last = prev;
+
+		s[i].size = varint(d, c);
+		s[i].allocs = varint(d, c);
+		m = varint(d, c);
+		if (m == 0 || m > AMON_CANDIDATES ||
+		    (s[i].size != 0 && s[i].allocs > UINT64_MAX / s[i].size))
+			fail(d, "corrupt type site");
+		for (k = 0; k < m; k++) {
+			s[i].candidate[k] = last = amon_entry_decode(last, varint(d, c));
+			if (AMON_ADDR(last) == 0 || AMON_MARKED(last))
+				fail(d, "corrupt type site (candidate)");
+		}
+	}
+}
+
+
+/*
 ** Context I of thread TI from C: its history into TI's block of entries
 ** (*USED of *CAP in use, grown as needed, at most LIMIT), at offset
 ** AT[I] (the block may move before the last context), and its counters.
@@ -292,6 +327,8 @@ static void read_context(struct amon_data *d, struct cursor *c, struct amon_thre
 	ci->peak_bytes = v[AMON_PEAK_BYTES];
 	memcpy(ci->class_alloc, v + AMON_CLASS_ALLOC, sizeof ci->class_alloc);
 	memcpy(ci->class_free, v + AMON_CLASS_FREE, sizeof ci->class_free);
+	if (v[AMON_SITES] != 0)
+		read_sites(d, c, ci, v[AMON_SITES], depth > 0 ? h[depth - 1] : 0);
 }
 
 
@@ -531,6 +568,11 @@ void amon_free(struct amon_data *d)
 		free(d->modules[k].path);
 	free(d->modules);
 	for (k = 0; k < d->nthreads; k++) {
+		size_t i;
+
+		for (i = 0; i < d->threads[k].ncontexts; i++)
+			if (d->threads[k].contexts[i].sites_owned)
+				free((void *)d->threads[k].contexts[i].sites);
 		free(d->threads[k].histories);
 		free(d->threads[k].contexts);
 	}

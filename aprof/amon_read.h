@@ -34,7 +34,7 @@ struct amon_context_info {
 	uint64_t heap_events;      /* heap-tracking calls made while current */
 	uint32_t nsites;           /* constructor candidates of its allocations (runtime/types.h) */
 	const struct amon_type_site *sites; /* nsites, well formed (amon_read checks) */
-	int sites_owned;           /* 1 if 'sites' is malloc'd (merged by the selection stage) */
+	int sites_owned;           /* 1 if 'sites' is a malloc'd array of this context's own */
 };
 
 /* One thread's machine. */

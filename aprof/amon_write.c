@@ -78,7 +78,7 @@ static int is_prefix(const struct amon_context_info *c, const uint64_t *h, uint3
 ** The thread's contexts coded as the runtime codes them (amon.h,
 ** amon_code_context): a history whose all but last entry is the history of
 ** the context before it is coded as that context plus one entry, any other
-** whole.
+** whole; then its type sites (amon_code_site).
 */
 static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 {
@@ -92,6 +92,8 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 				       ? c->depth - 1 : 0;
 		uint64_t v[AMON_COUNTS];
 		unsigned char *end;
+		size_t room;
+		uint32_t k;
 
 		memset(v, 0, sizeof v);
 		v[AMON_CALLS] = c->calls;
@@ -105,9 +107,13 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 		v[AMON_PEAK_BYTES] = c->peak_bytes;
 		memcpy(v + AMON_CLASS_ALLOC, c->class_alloc, sizeof c->class_alloc);
 		memcpy(v + AMON_CLASS_FREE, c->class_free, sizeof c->class_free);
-		put(&coded, NULL, AMON_CONTEXT_MAX(c->depth - len));
-		end = amon_code_context(coded.p + coded.n - AMON_CONTEXT_MAX(c->depth - len), 1,
-					c->history, len, c->depth, v);
+		v[AMON_SITES] = c->nsites;
+		room = AMON_CONTEXT_MAX(c->depth - len) + c->nsites * AMON_SITE_MAX;
+		put(&coded, NULL, room);
+		end = amon_code_context(coded.p + coded.n - room, 1, c->history, len, c->depth, v);
+		for (k = 0; k < c->nsites; k++)
+			end = amon_code_site(end, c->depth > 0 ? c->history[c->depth - 1] : 0,
+					     &c->sites[k]);
 		coded.n = (size_t)(end - coded.p);
 	}
 	memset(&th, 0, sizeof th);

@@ -119,11 +119,13 @@ void histories_add_sites(struct amon_context_info *into, const struct amon_conte
 
 	if (from->nsites == 0)
 		return;
-	sites = xmalloc((into->nsites + from->nsites) * sizeof sites[0]);
-	memcpy(sites, into->sites, into->nsites * sizeof sites[0]);
+	if (into->sites_owned) {
+		sites = xrealloc((void *)into->sites, (into->nsites + from->nsites) * sizeof sites[0]);
+	} else {
+		sites = xmalloc((into->nsites + from->nsites) * sizeof sites[0]);
+		memcpy(sites, into->sites, into->nsites * sizeof sites[0]);
+	}
 	memcpy(sites + into->nsites, from->sites, from->nsites * sizeof sites[0]);
-	if (into->sites_owned)
-		free((void *)into->sites);
 	into->sites = sites;
 	into->nsites += from->nsites;
 	into->sites_owned = 1;

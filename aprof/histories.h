@@ -48,8 +48,8 @@ uint64_t *histories_addresses(const struct amon_data *d, size_t *n);
 void histories_add(struct amon_context_info *into, const struct amon_context_info *from);
 
 /*
-** Appends FROM's type sites (runtime/types.h) to INTO's: INTO's then become
-** a malloc'd array it owns (sites_owned), which its holder frees.
+** Appends FROM's type sites (runtime/types.h) to INTO's: INTO's then are a
+** malloc'd array it owns (sites_owned), grown in place if it owned them.
 */
 void histories_add_sites(struct amon_context_info *into, const struct amon_context_info *from);
 

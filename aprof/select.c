@@ -172,6 +172,7 @@ static void select_thread(struct amon_thread_info *to, const struct amon_thread_
 		} else {
 			to->contexts[n] = *c;
 		}
+		to->contexts[n].sites_owned = 0; /* the sites are the profile's */
 		n++;
 	}
 	if (s->elide.n > 0) { /* histories may now be equal: one context each */

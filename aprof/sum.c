@@ -13,13 +13,10 @@
 #include "aprof/sum.h"
 #include "aprof/util.h"
 
-/* The 64-bit words of a type site. */
-#define SITE_WORDS (sizeof(struct amon_type_site) / sizeof(uint64_t))
-
 /* A context being summed: its counters and its history moved into the sum's addresses. */
 struct item {
 	struct amon_context_info c;
-	uint64_t *history;          /* c.depth entries, malloc'd; c.sites moved too, malloc'd */
+	uint64_t *history;          /* c.depth entries, malloc'd; c.sites moved too, owned */
 	size_t order;               /* first appearance, for the listing's order */
 };
 
@@ -178,21 +175,15 @@ static void make_thread(struct amon_data *s, struct gather *g, int t)
 	*ti = g->info;
 	ti->ncontexts = k;
 	ti->contexts = xcalloc(k + 1, sizeof ti->contexts[0]);
-	/* Each history, then its type sites, in one block (as amon_read lays them out). */
 	for (i = 0; i < k; i++)
-		words += g->items[i].c.depth + g->items[i].c.nsites * SITE_WORDS;
+		words += g->items[i].c.depth;
 	h = ti->histories = xmalloc((words + 1) * sizeof h[0]);
 	for (i = 0; i < k; i++) {
 		ti->contexts[i] = g->items[i].c;
 		memcpy(h, g->items[i].history, g->items[i].c.depth * sizeof h[0]);
 		ti->contexts[i].history = h;
 		h += g->items[i].c.depth;
-		memcpy(h, g->items[i].c.sites, g->items[i].c.nsites * sizeof(struct amon_type_site));
-		ti->contexts[i].sites = (const struct amon_type_site *)h;
-		ti->contexts[i].sites_owned = 0;
-		h += g->items[i].c.nsites * SITE_WORDS;
 		free(g->items[i].history);
-		free((void *)g->items[i].c.sites);
 	}
 	free(g->items);
 }

@@ -23,7 +23,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 5          /* bumped on any incompatible change */
+#define AMON_VERSION 6          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -151,6 +151,8 @@ struct amon_thread {
 **                    the prefix is empty)
 **   present  varint  bit i set when counter i (enum amon_count) is not zero
 **   counts   a varint for each counter present, in enum amon_count order
+**   sites    AMON_SITES type sites (amon_code_site, below), if that counter
+**            is present
 **
 ** The first context of a thread is its root: ref 0, more 0.
 */
@@ -181,7 +183,8 @@ enum amon_count {
 	AMON_PEAK_BYTES,  /* live bytes (allocated here, not yet freed) at the run's peak */
 	AMON_CLASS_ALLOC, /* AMON_ALLOC_BYTES by mprof size class (AMON_SIZE_CLASS): 4 counters */
 	AMON_CLASS_FREE = AMON_CLASS_ALLOC + 4, /* AMON_FREE_BYTES by size class: 4 counters */
-	AMON_COUNTS = AMON_CLASS_FREE + 4
+	AMON_SITES = AMON_CLASS_FREE + 4, /* type sites after the counts (struct amon_type_site) */
+	AMON_COUNTS
 };
 
 /*
@@ -298,5 +301,52 @@ amon_code_context(unsigned char *p, uint64_t ref, const uint64_t *h, uint32_t le
 	return p;
 }
 
+
+/*
+** Constructor candidates of allocations (runtime/types.c): after an
+** allocation returns in a context, the routines entered from that same
+** context until it is left, another allocation is made, AMON_CANDIDATES
+** routines were entered or AMON_WATCH_HOOKS hooks went by.  For new T(args)
+** they are the argument routines and then T::T, which tells the type.
+** Aggregated per (context, size, candidates), never per block; an
+** allocation with no candidate has no site.  A context's sites count at most
+** AMON_SITES_MAX (further ones are not recorded: their type is unknown).
+*/
+#define AMON_CANDIDATES 4
+#define AMON_WATCH_HOOKS 32
+#define AMON_SITES_MAX 64
+
+/* A type site as both sides hold it in memory (coded by amon_code_site). */
+struct amon_type_site {
+	uint64_t size;      /* bytes each of these allocations requested */
+	uint64_t allocs;    /* allocations of that size followed by exactly these candidates */
+	uint64_t candidate[AMON_CANDIDATES]; /* entry addresses (run-time) in the order
+						entered; unused ones 0, at the end, never the first */
+};
+
+/* The most bytes a type site takes. */
+#define AMON_SITE_MAX ((3 + (size_t)AMON_CANDIDATES) * AMON_VARINT_MAX)
+
+/*
+** Codes type site S at P (room for AMON_SITE_MAX bytes) of a context whose
+** running routine's entry is PREV (0 for the root): varints size, allocs,
+** the candidates' number c (1 to AMON_CANDIDATES), then c entry codes
+** (amon_entry_code, unmarked), each after the one before, the first after
+** PREV.  Returns the byte after it.  The one coder of sites, for both sides.
+*/
+static inline __attribute__((no_instrument_function)) unsigned char *
+amon_code_site(unsigned char *p, uint64_t prev, const struct amon_type_site *s)
+{
+	uint64_t k, n = 0;
+
+	while (n < AMON_CANDIDATES && s->candidate[n] != 0)
+		n++;
+	p = amon_put_varint(p, s->size);
+	p = amon_put_varint(p, s->allocs);
+	p = amon_put_varint(p, n);
+	for (k = 0; k < n; prev = s->candidate[k++])
+		p = amon_put_varint(p, amon_entry_code(prev, s->candidate[k]));
+	return p;
+}
 
 #endif /* APROF_RUNTIME_AMON_H */

@@ -287,10 +287,27 @@ APROF_NOINSTR static uint64_t known_prefix(const struct coder *k, uint64_t index
 }
 
 
-/* The counters of C in amon.h's order (enum amon_count) into V. */
+/* The first site of C's constructor candidates (types.h), NULL if none. */
+APROF_NOINSTR static const struct aprof_type_site *first_site(const struct aprof_context *c)
+{
+	const struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+
+	return h != NULL ? __atomic_load_n(&h->sites, __ATOMIC_ACQUIRE) : NULL;
+}
+
+
+/* The site after S: its thread may be appending more meanwhile. */
+APROF_NOINSTR static const struct aprof_type_site *next_site(const struct aprof_type_site *s)
+{
+	return __atomic_load_n(&s->next, __ATOMIC_ACQUIRE);
+}
+
+
+/* The counters of C in amon.h's order (enum amon_count) into V, its type sites counted. */
 APROF_NOINSTR static void context_counts(const struct aprof_context *c, uint64_t *v)
 {
 	struct aprof_heap_counts h; /* a copy: other threads may free blocks of C meanwhile */
+	const struct aprof_type_site *s;
 
 	aprof_heap_read(c, &h);
 	v[AMON_CALLS] = APROF_GET(c->calls);
@@ -305,6 +322,34 @@ APROF_NOINSTR static void context_counts(const struct aprof_context *c, uint64_t
 	v[AMON_PEAK_BYTES] = aprof_heap_at_peak(c);
 	memcpy(v + AMON_CLASS_ALLOC, h.class_alloc, sizeof h.class_alloc);
 	memcpy(v + AMON_CLASS_FREE, h.class_free, sizeof h.class_free);
+	v[AMON_SITES] = 0;
+	for (s = first_site(c); s != NULL && v[AMON_SITES] < AMON_SITES_MAX; s = next_site(s))
+		v[AMON_SITES]++;
+}
+
+
+/*
+** Codes the first V[AMON_SITES] type sites of C into K after its counters
+** (sites are only appended, so C holds at least that many); 0, or -1 if no
+** memory.
+*/
+APROF_NOINSTR static int code_sites(struct coder *k, const struct aprof_context *c,
+				    const uint64_t *v)
+{
+	const struct aprof_type_site *s = first_site(c);
+	uint64_t prev = c->depth > 0 ? c->history[c->depth - 1] : 0, i;
+	struct amon_type_site as;
+
+	if (grow_reserve(&k->bytes, v[AMON_SITES] * AMON_SITE_MAX) != 0)
+		return -1;
+	for (i = 0; i < v[AMON_SITES]; i++, s = next_site(s)) {
+		as.size = s->s.size; /* size and candidates are fixed once published */
+		as.allocs = APROF_GET(s->s.allocs);
+		memcpy(as.candidate, s->s.candidate, sizeof as.candidate);
+		k->bytes.used = (size_t)(amon_code_site(k->bytes.p + k->bytes.used, prev, &as) -
+					 k->bytes.p);
+	}
+	return 0;
 }
 
 
@@ -327,6 +372,8 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 	context_counts(c, v);
 	k->bytes.used = (size_t)(amon_code_context(k->bytes.p + k->bytes.used, index - ref,
 						   c->history, len, n, v) - k->bytes.p);
+	if (v[AMON_SITES] != 0 && code_sites(k, c, v) != 0)
+		return -1;
 	k->context[index] = c;
 	for (i = coded_home(k, prefix[n]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
 		;

@@ -174,7 +174,12 @@ START_TEST(test_corrupt)
 	static const unsigned char long_varint[] = {
 		0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02,
 	};
-	static const unsigned char unknown[] = { 0, 0, 0x80, 0x80, 0x10 };
+	static const unsigned char unknown[] = { 0, 0, 0x80, 0x80, 0x20 };
+	/* The root with one type site (counter AMON_SITES, bit 18): no candidate, 5, a marked one. */
+	static const unsigned char no_candidate[] = { 0, 0, 0x80, 0x80, 0x10, 1, 8, 1, 0, 0 };
+	static const unsigned char five[] = { 0, 0, 0x80, 0x80, 0x10, 1, 8, 1, 5, 2, 2, 2, 2, 2 };
+	static const unsigned char marked[] = { 0, 0, 0x80, 0x80, 0x10, 1, 8, 1, 1, 3 };
+	static const unsigned char sites_cut[] = { 0, 0, 0x80, 0x80, 0x10, 9, 8, 1, 1, 2 };
 	static const unsigned char null[] = { 0, 0, 0, 0, 1, 0x01, 0 };
 	static const unsigned char unmarked[] = { 0, 0, 0, 0, 1, 0x80, 0x80, 0x81, 0x08, 0 };
 	static const unsigned char freed[] = { 0, 0, 0x80, 0x01, 1 };
@@ -188,6 +193,10 @@ START_TEST(test_corrupt)
 	refused(cut, sizeof cut, 2, 4096, "bad varint");
 	refused(long_varint, sizeof long_varint, 2, 4096, "bad varint");
 	refused(unknown, sizeof unknown, 1, 4096, "unknown counter");
+	refused(no_candidate, sizeof no_candidate, 1, 4096, "corrupt type site");
+	refused(five, sizeof five, 1, 4096, "corrupt type site");
+	refused(marked, sizeof marked, 1, 4096, "corrupt type site (candidate)");
+	refused(sites_cut, sizeof sites_cut, 1, 4096, "type sites cannot fit");
 	refused(null, sizeof null, 2, 4096, "null address");
 	refused(unmarked, sizeof unmarked, 2, 4096, "running routine unmarked");
 	refused(freed, sizeof freed, 1, 4096, "more freed than allocated");
