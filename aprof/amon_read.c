@@ -142,76 +142,6 @@ static void read_heap(struct amon_data *d, struct cursor *c)
 }
 
 
-/* The mean of TOTAL over N probes, or 0 without probes. */
-static double probe_mean(uint64_t total, uint64_t n)
-{
-	return n == 0 ? 0.0 : (double)total / (double)n;
-}
-
-
-/*
-** How far the in-run probes may move the calibrated costs: the CPU's speed
-** in the run within a factor PROBE_BOUND of calibration's, a hook's cost at
-** most PROBE_BOUND times its calibrated cost; probes that say otherwise are
-** not used.  A probe the scheduler interrupted on a busy machine times the
-** interruption too (a timeslice, millions of ticks): one such among a
-** hundred made the mean, and the cost taken off every context, 500 us a
-** call, and every context was charged 0 (seen with make check beside a busy
-** loop).
-*/
-#define PROBE_BOUND 4.0
-
-
-void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti)
-{
-	double empty = probe_mean(th->empty_probe_ticks, th->entry_probes), k = 1.0, entry, exit;
-	double calibrated = (double)th->entry_ticks;
-	int probed = th->entry_probes != 0 && th->probe_empty != 0;
-
-	/* The CPU's speed in the run against at calibration: two reads back to back in each. */
-	if (probed)
-		k = empty / (double)th->probe_empty;
-	if (k > PROBE_BOUND || k < 1.0 / PROBE_BOUND)
-		probed = 0, k = 1.0;
-	entry = k * calibrated;
-	exit = k * (double)th->exit_ticks;
-	/* A probe times an entry's work before its read, and an exit's after. */
-	if (probed)
-		entry += probe_mean(th->entry_probe_ticks, th->entry_probes) -
-			 k * (double)th->entry_probe_base;
-	if (probed && th->exit_probes != 0)
-		entry += probe_mean(th->exit_probe_ticks, th->exit_probes) -
-			 k * (double)th->exit_probe_base;
-	if (entry > PROBE_BOUND * (calibrated + 1))
-		entry = k * calibrated;
-	ti->entry_cost = entry > 0 ? entry : 0;
-	ti->exit_cost = exit > 0 ? exit : 0;
-	ti->heap_cost = probe_mean(th->heap_probe_ticks, th->heap_probes) - empty;
-	if (th->heap_probes == 0 || ti->heap_cost < 0)
-		ti->heap_cost = 0;
-	ti->probes[0] = th->entry_probes;
-	ti->probes[1] = th->exit_probes;
-	ti->probes[2] = th->heap_probes;
-}
-
-
-/*
-** The ticks to charge a context of thread TI with counters V (enum
-** amon_count): its ticks less the runtime's own, TI's entry_cost in each
-** interval that ended in an entry, exit_cost in each that ended in an exit,
-** heap_cost in each heap-tracking call (runtime/hooks.c, heap.c), never
-** below 0.
-*/
-static uint64_t charged_ticks(const uint64_t *v, const struct amon_thread_info *ti)
-{
-	long double own = (long double)v[AMON_EVENTS] * ti->entry_cost +
-			  (long double)(v[AMON_CALLS] + v[AMON_REC]) * ti->exit_cost +
-			  (long double)v[AMON_HEAP_EVENTS] * ti->heap_cost;
-
-	return own >= v[AMON_TICKS] ? 0 : v[AMON_TICKS] - (uint64_t)own;
-}
-
-
 /* The next varint (amon.h) of context record C. */
 static uint64_t varint(const struct amon_data *d, struct cursor *c)
 {
@@ -318,7 +248,8 @@ static void read_context(struct amon_data *d, struct cursor *c, struct amon_thre
 		fail(d, "corrupt context record (more freed than allocated)");
 	ci->calls = v[AMON_CALLS];
 	ci->rec = v[AMON_REC];
-	ci->ticks = charged_ticks(v, ti);
+	ci->ticks = v[AMON_TICKS];
+	ci->events = v[AMON_EVENTS];
 	ci->heap_events = v[AMON_HEAP_EVENTS];
 	ci->allocs = v[AMON_ALLOCS];
 	ci->alloc_bytes = v[AMON_ALLOC_BYTES];
@@ -357,7 +288,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->unmatched = th.unmatched;
 	ti->memory = th.memory;
 	ti->runtime_ticks = th.runtime_ticks;
-	amon_own_costs(&th, ti);
+	ti->record = th;
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/*

@@ -24,7 +24,9 @@ struct amon_module_info {
 struct amon_context_info {
 	uint32_t depth;            /* n */
 	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */
-	uint64_t ticks;            /* clock ticks charged while current, the hooks' cost taken off */
+	uint64_t ticks;            /* clock ticks charged while current: as written, the
+				      runtime's own included, until costs_apply takes it off */
+	uint64_t events;           /* intervals in ticks that ended in an entry hook */
 	const uint64_t *history;   /* depth entries: address | AMON_MARK */
 	uint64_t allocs, alloc_bytes;          /* heap allocations made while current */
 	uint64_t frees, free_bytes;            /* frees of those blocks */
@@ -46,9 +48,10 @@ struct amon_thread_info {
 	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
 	uint64_t memory;           /* bytes the runtime mapped for the thread */
 	uint64_t runtime_ticks;    /* sampling: samples in the runtime's own code, in no context */
+	struct amon_thread record; /* as written: the hooks' costs, calibrated and probed */
 	double entry_cost;         /* the runtime's own ticks taken off per interval ending in */
 	double exit_cost;          /* an entry, in an exit, */
-	double heap_cost;          /* and per heap-tracking call (amon_own_costs) */
+	double heap_cost;          /* and per heap-tracking call (costs.h); 0 until costs_apply */
 	uint64_t probes[3];        /* entries, exits and heap-tracking calls timed in the run */
 	size_t ncontexts;
 	struct amon_context_info *contexts;
@@ -84,15 +87,6 @@ struct amon_data *amon_read(const char *path);
 ** The fuzz target's entry point.
 */
 struct amon_data *amon_parse(unsigned char *image, size_t size, const char *name, char **error);
-
-/*
-** The runtime's own ticks that the reader takes off every context of thread
-** TH (its record as written), into TI: entry_cost and exit_cost per interval
-** ending in an entry or an exit, heap_cost per heap-tracking call.  The
-** start-up calibration scaled to the CPU's speed in the run and corrected by
-** the in-run probes (runtime/amon.h); never below 0.
-*/
-void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti);
 
 /*
 ** True if the file PATH begins with amon.out's magic: how -s tells an

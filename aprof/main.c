@@ -19,6 +19,7 @@
 #include "aprof/amon_write.h"
 #include "aprof/callgrind.h"
 #include "aprof/contexts.h"
+#include "aprof/costs.h"
 #include "aprof/diff.h"
 #include "aprof/dot.h"
 #include "aprof/folded.h"
@@ -438,13 +439,23 @@ static void check_symspecs(const struct options *o, const struct symbols *syms)
 
 
 /* The profile of the N files PATHS: the one read, or their sum. */
+/* The reader, then the hooks' cost model: the ticks every later stage charges. */
+static struct amon_data *read_profile(const char *path)
+{
+	struct amon_data *d = amon_read(path);
+
+	costs_apply(d);
+	return d;
+}
+
+
 static struct amon_data *read_profiles(const char *const *paths, int n)
 {
 	struct amon_data **d = xmalloc((size_t)n * sizeof d[0]), *s;
 	int k;
 
 	for (k = 0; k < n; k++)
-		d[k] = amon_read(paths[k]);
+		d[k] = read_profile(paths[k]);
 	if (n == 1) {
 		s = d[0];
 	} else {
@@ -558,7 +569,7 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 		       const struct amon_data *data)
 {
 	const char *exe = o->diff_exe != NULL ? o->diff_exe : o->exe;
-	struct amon_data *old_run = amon_read(o->diff), *old_d;
+	struct amon_data *old_run = read_profile(o->diff), *old_d;
 	struct symbols *old_s = symbols_load(old_run, exe, o->demangle);
 
 	if (o->metric != PROF_TIME && !(old_run->heap.flags & AMON_HEAP_ON))

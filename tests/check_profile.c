@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "aprof/amon_read.h"
+#include "aprof/costs.h"
 #include "aprof/profile.h"
 #include "tests/check_aprof.h"
 
