@@ -51,20 +51,16 @@ void contexts_print_history(FILE *out, const struct amon_context_info *c,
 
 void contexts_print(FILE *out, const struct amon_data *d, const struct symbols *syms)
 {
-	struct entry *e;
+	struct amon_each each = AMON_EACH(d);
+	const struct amon_context_info *c;
+	struct entry *e = xmalloc((amon_ncontexts(d) + 1) * sizeof e[0]);
 	size_t n = 0, i, k;
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		n += d->threads[t].ncontexts;
-	e = xmalloc(n * sizeof e[0]);
-	for (t = 0, n = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-			struct entry x = { { c, n }, c->calls, c->rec, c->ticks };
+	while ((c = amon_each_next(&each)) != NULL) {
+		struct entry x = { { c, n }, c->calls, c->rec, c->ticks };
 
-			e[n++] = x;
-		}
+		e[n++] = x;
+	}
 	k = histories_merge(e, n, sizeof e[0], entry_add);
 	fprintf(out, "Contexts:\n\n");
 	fprintf(out, " %-6s %12s %12s %11s  %s\n", "number", "calls", "recursive", "seconds",

@@ -59,21 +59,17 @@ static char *stack_path(const struct amon_context_info *c, const struct profile 
 static struct stack *stacks(const struct amon_data *d, const struct profile *p, size_t *n)
 {
 	struct stack *st;
-	size_t total = 0, i, k;
-	int t;
+	struct amon_each e = AMON_EACH(d);
+	const struct amon_context_info *c;
+	size_t total = amon_ncontexts(d), i, k = 0;
 
-	for (t = 0; t < d->nthreads; t++)
-		total += d->threads[t].ncontexts;
 	st = xmalloc((total + 1) * sizeof st[0]);
-	for (t = 0, k = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			if (c->depth == 0)
-				continue;
-			st[k].path = stack_path(c, p);
-			st[k++].value = profile_value(c, p->metric);
-		}
+	while ((c = amon_each_next(&e)) != NULL) {
+		if (c->depth == 0)
+			continue;
+		st[k].path = stack_path(c, p);
+		st[k++].value = profile_value(c, p->metric);
+	}
 	qsort(st, k, sizeof st[0], stack_cmp);
 	for (i = total = 0; i < k; i++) {
 		if (total > 0 && strcmp(st[total - 1].path, st[i].path) == 0) {

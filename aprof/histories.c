@@ -68,22 +68,18 @@ static int u64_cmp(const void *a, const void *b)
 
 uint64_t *histories_addresses(const struct amon_data *d, size_t *n)
 {
+	struct amon_each e = AMON_EACH(d), again = AMON_EACH(d);
+	const struct amon_context_info *c;
 	size_t total = 0, i, k;
 	uint64_t *addr;
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			total += d->threads[t].contexts[i].depth;
+	while ((c = amon_each_next(&e)) != NULL)
+		total += c->depth;
 	addr = xmalloc((total + 1) * sizeof addr[0]);
 	*n = 0;
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			for (k = 0; k < c->depth; k++)
-				addr[(*n)++] = AMON_ADDR(c->history[k]);
-		}
+	while ((c = amon_each_next(&again)) != NULL)
+		for (k = 0; k < c->depth; k++)
+			addr[(*n)++] = AMON_ADDR(c->history[k]);
 	qsort(addr, *n, sizeof addr[0], u64_cmp);
 	for (i = k = 0; i < *n; i++)
 		if (k == 0 || addr[k - 1] != addr[i])

@@ -63,21 +63,19 @@ static void put_metadata(FILE *out, const char *exe, const struct amon_data *d,
 {
 	const struct amon_module_info *m = &d->modules[0];
 	uint64_t ticks = 0, calls = 0, allocs = 0, bytes = 0, frees = 0, freed = 0;
+	struct amon_each e = AMON_EACH(d);
+	const struct amon_context_info *c;
 	uint32_t k;
-	size_t i;
 	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			ticks += c->ticks;
-			calls += c->calls;
-			allocs += c->allocs;
-			bytes += c->alloc_bytes;
-			frees += c->frees;
-			freed += c->free_bytes;
-		}
+	while ((c = amon_each_next(&e)) != NULL) {
+		ticks += c->ticks;
+		calls += c->calls;
+		allocs += c->allocs;
+		bytes += c->alloc_bytes;
+		frees += c->frees;
+		freed += c->free_bytes;
+	}
 	fputs("\"metadata\":{\"program\":", out);
 	put_string(out, exe);
 	fputs(",\"build_id\":\"", out);

@@ -283,26 +283,22 @@ static int leak_by_kept(const void *lp, const void *rp)
 static void print_leaks(FILE *out, const struct amon_data *d, const struct symbols *syms,
 			enum mprof_verbosity v)
 {
-	struct leak *e, total = { { NULL, 0 }, 0, 0, 0, 0 };
+	struct leak *e = xmalloc((amon_ncontexts(d) + 1) * sizeof(e[0]));
+	struct leak total = { { NULL, 0 }, 0, 0, 0, 0 };
+	struct amon_each each = AMON_EACH(d);
+	const struct amon_context_info *c;
 	size_t n = 0, i, k;
 	uint64_t kept;
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		n += d->threads[t].ncontexts;
-	e = xmalloc(n * sizeof(e[0]));
-	for (t = 0, n = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-			struct leak l = { { c, n }, c->allocs, c->alloc_bytes, c->frees,
-					  c->free_bytes };
+	while ((c = amon_each_next(&each)) != NULL) {
+		struct leak l = { { c, n }, c->allocs, c->alloc_bytes, c->frees, c->free_bytes };
 
-			total.allocs += c->allocs;
-			total.bytes += c->alloc_bytes;
-			total.frees += c->frees;
-			total.freed += c->free_bytes;
-			e[n++] = l;
-		}
+		total.allocs += c->allocs;
+		total.bytes += c->alloc_bytes;
+		total.frees += c->frees;
+		total.freed += c->free_bytes;
+		e[n++] = l;
+	}
 	k = histories_merge(e, n, sizeof(e[0]), leak_add);
 	qsort(e, k, sizeof(e[0]), leak_by_kept);
 	kept = total.bytes - total.freed;
@@ -414,17 +410,14 @@ static void direct_of(struct direct *r, const struct amon_context_info *c,
 */
 static void print_direct(FILE *out, const struct amon_data *d, const struct symbols *syms)
 {
-	struct direct *r, total;
+	struct direct *r = xmalloc((amon_ncontexts(d) + 1) * sizeof(r[0])), total;
+	struct amon_each each = AMON_EACH(d);
+	const struct amon_context_info *c;
 	size_t n = 0, i, k;
 	char b1[24], b2[24];
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		n += d->threads[t].ncontexts;
-	r = xmalloc(n * sizeof(r[0]));
-	for (t = 0, n = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			direct_of(&r[n++], &d->threads[t].contexts[i], d, syms);
+	while ((c = amon_each_next(&each)) != NULL)
+		direct_of(&r[n++], c, d, syms);
 	qsort(r, n, sizeof(r[0]), direct_by_key);
 	memset(&total, 0, sizeof(total));
 	for (i = k = 0; i < n; i++) {

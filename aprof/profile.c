@@ -181,37 +181,32 @@ static void cycle_times(struct profile *p, const int *h, const char *m, uint32_t
 static void each_context(struct profile *p, const struct amon_data *d, const struct addr_map *map,
 			 int pass, struct arc_table *arcs, int *seen)
 {
+	struct amon_each e = AMON_EACH(d), again = AMON_EACH(d);
+	const struct amon_context_info *c;
 	uint32_t maxdepth = 0, k;
 	int *h;
 	char *m;
-	size_t i;
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			if (d->threads[t].contexts[i].depth > maxdepth)
-				maxdepth = d->threads[t].contexts[i].depth;
+	while ((c = amon_each_next(&e)) != NULL)
+		if (c->depth > maxdepth)
+			maxdepth = c->depth;
 	h = xmalloc((maxdepth + 1) * sizeof h[0]);
 	m = xmalloc(maxdepth + 1);
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-
-			if (c->depth == 0) {
-				if (pass == 0)
-					p->root += profile_value(c, p->metric);
-				continue;
-			}
-			for (k = 0; k < c->depth; k++) {
-				h[k] = map_lookup(map, AMON_ADDR(c->history[k]));
-				m[k] = AMON_MARKED(c->history[k]);
-			}
+	while ((c = amon_each_next(&again)) != NULL) {
+		if (c->depth == 0) {
 			if (pass == 0)
-				charge(p, arcs, h, m, c->depth, profile_value(c, p->metric), c->calls,
-				       c->rec);
-			else
-				cycle_times(p, h, m, c->depth, profile_value(c, p->metric), seen);
+				p->root += profile_value(c, p->metric);
+			continue;
 		}
+		for (k = 0; k < c->depth; k++) {
+			h[k] = map_lookup(map, AMON_ADDR(c->history[k]));
+			m[k] = AMON_MARKED(c->history[k]);
+		}
+		if (pass == 0)
+			charge(p, arcs, h, m, c->depth, profile_value(c, p->metric), c->calls, c->rec);
+		else
+			cycle_times(p, h, m, c->depth, profile_value(c, p->metric), seen);
+	}
 	free(h);
 	free(m);
 }

@@ -228,17 +228,16 @@ struct amon_data *select_contexts(const struct amon_data *d, const struct symbol
 */
 static uint64_t charged(const struct amon_data *d, enum prof_metric metric, size_t *n)
 {
+	struct amon_each e = AMON_EACH(d);
+	const struct amon_context_info *c;
 	uint64_t sum = 0;
-	size_t i;
-	int t;
 
 	*n = 0;
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			if (d->threads[t].contexts[i].depth > 0) {
-				sum += profile_value(&d->threads[t].contexts[i], metric);
-				(*n)++;
-			}
+	while ((c = amon_each_next(&e)) != NULL)
+		if (c->depth > 0) {
+			sum += profile_value(c, metric);
+			(*n)++;
+		}
 	return sum;
 }
 

@@ -176,23 +176,21 @@ static void each_context(struct found *f, const struct amon_data *d, const struc
 			 void (*pass)(struct found *, const struct amon_context_info *,
 				      const uint64_t *, uint32_t))
 {
-	size_t i;
+	struct amon_each e = AMON_EACH(d);
+	const struct amon_context_info *c;
 	uint32_t k;
-	int t;
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++) {
-			const struct amon_context_info *c = &d->threads[t].contexts[i];
-			uint64_t *h;
+	while ((c = amon_each_next(&e)) != NULL) {
+		uint64_t *h;
 
-			if (c->depth == 0)
-				continue;
-			h = xmalloc(c->depth * sizeof h[0]);
-			for (k = 0; k < c->depth; k++)
-				h[k] = routine_of(d, syms, c->history[k]);
-			pass(f, c, h, c->depth);
-			free(h);
-		}
+		if (c->depth == 0)
+			continue;
+		h = xmalloc(c->depth * sizeof h[0]);
+		for (k = 0; k < c->depth; k++)
+			h[k] = routine_of(d, syms, c->history[k]);
+		pass(f, c, h, c->depth);
+		free(h);
+	}
 }
 
 
@@ -247,16 +245,16 @@ void traversals_free(struct traversal *cycles, int n)
 void traversals_print(FILE *out, const struct amon_data *d, const struct symbols *syms)
 {
 	double hz = d->header.ticks_per_second;
+	struct amon_each each = AMON_EACH(d);
+	const struct amon_context_info *c;
 	uint64_t run = 0;
-	size_t i;
 	uint32_t k;
-	int t, x, e, n;
+	int x, e, n;
 	struct traversal *cycles = traversals_find(d, syms, &n);
 
-	for (t = 0; t < d->nthreads; t++)
-		for (i = 0; i < d->threads[t].ncontexts; i++)
-			if (d->threads[t].contexts[i].depth > 0)
-				run += d->threads[t].contexts[i].ticks;
+	while ((c = amon_each_next(&each)) != NULL)
+		if (c->depth > 0)
+			run += c->ticks;
 	fputs("Cycles traversed:\n\n", out);
 	for (x = 0; x < n; x++) {
 		struct traversal *cy = &cycles[x];
