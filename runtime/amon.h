@@ -173,7 +173,7 @@ enum amon_count {
 			     from here); AMON_CALLS + AMON_REC more ended in an exit.
 			     Each holds about amon_thread.entry_ticks or exit_ticks of
 			     the hooks' own cost, which the reader takes off */
-	AMON_HEAP_EVENTS, /* heap-tracking calls (an allocation, or a free's two) made
+	AMON_HEAP_EVENTS, /* heap-tracking calls (an allocation or a free, one each) made
 			     while current: each holds the tracking's own cost in ticks */
 	/* Heap allocations made while this context was current (zero if not followed). */
 	AMON_ALLOCS,      /* allocations (malloc family, C++ new) */

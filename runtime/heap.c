@@ -21,7 +21,7 @@
 #include "types.h"
 
 APROF_HIDDEN int aprof_heap_on;
-static int heap_wanted;         /* not APROF_HEAP=0 */
+APROF_HIDDEN int aprof_heap_wanted = 1;
 
 static uint64_t live_total;     /* live bytes of the current generation, all threads */
 static uint64_t peak_total;     /* the peak of live_total */
@@ -49,16 +49,16 @@ APROF_NOINSTR void aprof_heap_init(void)
 {
 	const char *v = aprof_env("APROF_HEAP");
 
-	heap_wanted = v == NULL || strcmp(v, "0") != 0;
+	__atomic_store_n(&aprof_heap_wanted, v == NULL || strcmp(v, "0") != 0, __ATOMIC_RELAXED);
 	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		aprof_env_reject("APROF_HEAP", v, "not 0 or 1: allocations are followed");
-	aprof_heap_on = heap_wanted;
+	aprof_heap_on = aprof_heap_wanted;
 }
 
 
 APROF_NOINSTR void aprof_heap_on_set(int on)
 {
-	__atomic_store_n(&aprof_heap_on, on && heap_wanted, __ATOMIC_RELEASE);
+	__atomic_store_n(&aprof_heap_on, on && aprof_heap_wanted, __ATOMIC_RELEASE);
 }
 
 
@@ -159,25 +159,21 @@ APROF_NOINSTR static inline void heap_event_end(struct aprof_thread *t, uint64_t
 
 
 /* aprof_heap_alloc once T, the calling thread, is known to follow it; 1 if charged. */
-APROF_NOINSTR static int heap_alloc(struct aprof_thread *t, void *p, size_t size)
+APROF_NOINSTR static int heap_alloc(struct aprof_thread *t, size_t size, struct aprof_block *b)
 {
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 	struct aprof_heap_bin *bin;
-	struct aprof_block b;
 	uint64_t live;
 
 	c = t->cur;
 	h = counts_of(t, c);
 	bin = bins_of(t);
-	b.addr = (uintptr_t)p;
-	b.size = size;
-	b.context = c;
-	b.generation = __atomic_load_n(&generation, __ATOMIC_RELAXED);
-	if (h == NULL || bin == NULL || aprof_blocks_insert(&b) != 0) {
+	if (h == NULL || bin == NULL) {
 		APROF_PUT(t->machine.full, 1);
 		return 0;
 	}
+	b->context = c;
 	bin += AMON_BIN(size);
 	bin_add(&bin->allocs, 1);
 	bin_add(&bin->alloc_bytes, size);
@@ -206,30 +202,29 @@ APROF_NOINSTR static int heap_alloc(struct aprof_thread *t, void *p, size_t size
 }
 
 
-APROF_NOINSTR int aprof_heap_alloc(void *p, size_t size)
+APROF_NOINSTR int aprof_heap_alloc(size_t size, struct aprof_block *b)
 {
 	struct aprof_thread *t = heap_thread();
 	uint64_t start;
 	int charged;
 
+	b->size = size;
+	b->context = NULL;
+	b->generation = __atomic_load_n(&generation, __ATOMIC_RELAXED);
 	if (t == NULL)
 		return 0;
 	start = heap_event_start(t);
-	charged = heap_alloc(t, p, size);
+	charged = heap_alloc(t, size, b);
 	heap_event_end(t, start);
 	return charged;
 }
 
 
-/* aprof_heap_take's work. */
-APROF_NOINSTR static int heap_take(void *p, struct aprof_block *b)
+APROF_NOINSTR void aprof_heap_untracked(void)
 {
-	if (aprof_blocks_remove((uintptr_t)p, b) != 0) {
-		if (!aprof_busy) /* the runtime's own blocks are never followed */
-			__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
-		return 0;
-	}
-	return 1;
+	/* The runtime's own blocks are never followed. */
+	if (__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy)
+		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
 }
 
 
@@ -237,23 +232,6 @@ APROF_NOINSTR static int heap_take(void *p, struct aprof_block *b)
 APROF_NOINSTR static struct aprof_thread *heap_self(void)
 {
 	return aprof_busy ? NULL : aprof_self;
-}
-
-
-APROF_NOINSTR int aprof_heap_take(void *p, struct aprof_block *b)
-{
-	struct aprof_thread *t = heap_self();
-	uint64_t start;
-	int taken;
-
-	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
-		return 0;
-	if (t == NULL)
-		return heap_take(p, b);
-	start = heap_event_start(t);
-	taken = heap_take(p, b);
-	heap_event_end(t, start);
-	return taken;
 }
 
 
@@ -278,11 +256,19 @@ APROF_NOINSTR static void heap_free(struct aprof_thread *t, const struct aprof_b
 
 APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
 {
-	struct aprof_thread *t = heap_self();
+	struct aprof_thread *t;
 	uint64_t start;
 
-	if (b->generation != __atomic_load_n(&generation, __ATOMIC_RELAXED))
-		return; /* allocated before aprof_restart: its allocation was forgotten */
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
+		return;
+	if (b->context == NULL) {
+		aprof_heap_untracked();
+		return;
+	}
+	/* Allocated before aprof_restart: its allocation was forgotten. */
+	if (((b->generation ^ __atomic_load_n(&generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
+		return;
+	t = heap_self();
 	if (t == NULL) {
 		heap_free(NULL, b);
 		return;
@@ -290,13 +276,6 @@ APROF_NOINSTR void aprof_heap_free(const struct aprof_block *b)
 	start = heap_event_start(t);
 	heap_free(t, b);
 	heap_event_end(t, start);
-}
-
-
-APROF_NOINSTR void aprof_heap_put_back(const struct aprof_block *b)
-{
-	if (aprof_blocks_insert(b) != 0 && aprof_self != NULL)
-		APROF_PUT(aprof_self->machine.full, 1);
 }
 
 
@@ -392,13 +371,11 @@ APROF_NOINSTR void aprof_heap_reset(void)
 APROF_NOINSTR void aprof_heap_fork_prepare(void)
 {
 	aprof_spin_lock(&peak_lock);
-	aprof_blocks_lock_all();
 }
 
 
 APROF_NOINSTR void aprof_heap_fork_parent(void)
 {
-	aprof_blocks_unlock_all();
 	aprof_spin_unlock(&peak_lock);
 }
 

@@ -41,6 +41,12 @@ struct aprof_heap_bin {
 /* 1 while allocations are followed: not with APROF_HEAP=0, nor after aprof_stop. */
 extern APROF_HIDDEN int aprof_heap_on;
 
+/*
+** 0 once APROF_HEAP=0 has been read: allocations are never followed, so the
+** malloc wrappers give blocks no header (blocks.h).  1 before the start.
+*/
+extern APROF_HIDDEN int aprof_heap_wanted;
+
 /* Reads APROF_HEAP (0 turns allocation tracking off). */
 APROF_HIDDEN void aprof_heap_init(void);
 
@@ -48,24 +54,22 @@ APROF_HIDDEN void aprof_heap_init(void);
 APROF_HIDDEN void aprof_heap_on_set(int on);
 
 /*
-** Charges the allocation of block P of SIZE bytes to the calling thread's
-** current context; returns 1 if charged, 0 if not followed (tracking off,
-** the thread has no state, the runtime's own allocation, memory refused).
+** Charges an allocation of SIZE bytes to the calling thread's current
+** context, if it is followed, and fills *B for the block's header (blocks.h):
+** its size, generation and context, NULL if not followed (tracking off, the
+** thread has no state, the runtime's own allocation, memory refused).
+** Returns 1 if charged.
 */
-APROF_HIDDEN int aprof_heap_alloc(void *p, size_t size);
+APROF_HIDDEN int aprof_heap_alloc(size_t size, struct aprof_block *b);
 
 /*
-** Takes block P out of the table before the real free or realloc, so no
-** other thread can be handed the address first.  Returns 1 and fills *B if
-** the block was followed.
+** Charges the free of block B (read from its header) to the context that
+** allocated it; a block that was not followed counts as untracked.
 */
-APROF_HIDDEN int aprof_heap_take(void *p, struct aprof_block *b);
-
-/* Charges the free of block B (from aprof_heap_take) to the context that allocated it. */
 APROF_HIDDEN void aprof_heap_free(const struct aprof_block *b);
 
-/* Puts back block B after a failed realloc. */
-APROF_HIDDEN void aprof_heap_put_back(const struct aprof_block *b);
+/* Counts the free of a block the wrappers never handed out (no header). */
+APROF_HIDDEN void aprof_heap_untracked(void);
 
 /* Copies C's counters (all zero if it has none), consistent even while other threads change them. */
 APROF_HIDDEN void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy);
@@ -83,8 +87,8 @@ APROF_HIDDEN uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_frees
 APROF_HIDDEN void aprof_heap_reset(void);
 
 /*
-** fork: the heap's locks are held across it (prepare) and released in the
-** parent and the child, so the child inherits none held by a thread it lost.
+** fork: the heap's lock is held across it (prepare) and released in the
+** parent and the child, so the child does not inherit it held by a thread it lost.
 */
 APROF_HIDDEN void aprof_heap_fork_prepare(void);
 APROF_HIDDEN void aprof_heap_fork_parent(void);

@@ -13,9 +13,12 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "blocks.h"
 #include "heap.h"
+#include "interpose.h"
 #include "policy.h"
 #include "startup.h"
 #include "thread.h"
@@ -25,8 +28,6 @@ extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t size);
 extern void __libc_free(void *p);
 extern void *__libc_memalign(size_t alignment, size_t size);
-extern void *__libc_valloc(size_t size);
-extern void *__libc_pvalloc(size_t size);
 
 APROF_API void *malloc(size_t size);
 APROF_API void *calloc(size_t n, size_t size);
@@ -38,37 +39,90 @@ APROF_API void *aligned_alloc(size_t alignment, size_t size);
 APROF_API void *memalign(size_t alignment, size_t size);
 APROF_API void *valloc(size_t size);
 APROF_API void *pvalloc(size_t size);
+APROF_API size_t malloc_usable_size(void *p);
+
+
+/* 0 with APROF_HEAP=0: blocks are then glibc's, without a header. */
+APROF_NOINSTR static inline int with_headers(void)
+{
+	return __atomic_load_n(&aprof_heap_wanted, __ATOMIC_RELAXED);
+}
 
 
 /*
-** Charges P, if the allocation succeeded, and counts it towards the next
-** autosave; returns it.  A thread that allocates before its first hook gets
-** its state here, once the runtime has started.
+** The calling thread's state, made for a thread that allocates before its
+** first hook once the runtime has started, so that the allocation about to
+** be made can be followed.
 */
-APROF_NOINSTR static void *charged(void *p, size_t size)
+APROF_NOINSTR static void thread_state(void)
 {
-	if (p == NULL)
-		return p;
 	if (APROF_UNLIKELY(aprof_self == NULL) && !aprof_busy &&
 	    __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) &&
 	    __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
 		aprof_startup_thread();
-	if (aprof_heap_alloc(p, size))
+}
+
+
+/*
+** The block at BASE (NULL if the allocation failed), of SIZE bytes for the
+** program at BASE + OFFSET: charged if followed, and counted towards the
+** next autosave, its header written (blocks.h).  Returns the program's
+** address.
+*/
+APROF_NOINSTR static void *headed(void *base, size_t size, size_t offset)
+{
+	struct aprof_block b;
+	char *p;
+
+	if (base == NULL)
+		return NULL;
+	p = (char *)base + offset;
+	b.offset = offset;
+	if (aprof_heap_alloc(size, &b))
 		aprof_policy_count_allocation();
+	aprof_block_put(p, &b);
 	return p;
+}
+
+
+/* SIZE plus a header, into *TOTAL; 0, or -1 (errno ENOMEM) if too large. */
+APROF_NOINSTR static int with_header(size_t size, size_t offset, size_t *total)
+{
+	if (size > APROF_BLOCK_SIZE_MAX || __builtin_add_overflow(size, offset, total)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
 }
 
 
 APROF_API void *malloc(size_t size)
 {
-	return charged(__libc_malloc(size), size);
+	size_t total;
+
+	if (!with_headers())
+		return __libc_malloc(size);
+	thread_state();
+	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
+		return NULL;
+	return headed(__libc_malloc(total), size, APROF_BLOCK_HEADER);
 }
 
 
 APROF_API void *calloc(size_t n, size_t size)
 {
-	/* __libc_calloc fails on overflow, so n * size is exact when it succeeds. */
-	return charged(__libc_calloc(n, size), n * size);
+	size_t bytes, total;
+
+	if (!with_headers())
+		return __libc_calloc(n, size);
+	thread_state();
+	if (__builtin_mul_overflow(n, size, &bytes)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (with_header(bytes, APROF_BLOCK_HEADER, &total) != 0)
+		return NULL;
+	return headed(__libc_calloc(1, total), bytes, APROF_BLOCK_HEADER);
 }
 
 
@@ -78,17 +132,24 @@ APROF_API void free(void *p)
 
 	if (p == NULL)
 		return;
-	if (aprof_heap_take(p, &b))
-		aprof_heap_free(&b);
-	__libc_free(p);
+	if (!aprof_block_get(p, &b)) { /* not handed out here: glibc's own */
+		aprof_heap_untracked();
+		__libc_free(p);
+		return;
+	}
+	aprof_heap_free(&b);
+	__libc_free((char *)p - b.offset);
 }
 
 
-/* realloc is the free of the old block and the allocation of the new one. */
+/*
+** realloc is the free of the old block and the allocation of the new one.
+** A block with a larger offset (memalign) is moved to a new malloc block.
+*/
 APROF_API void *realloc(void *p, size_t size)
 {
 	struct aprof_block b;
-	int followed;
+	size_t total;
 	void *q;
 
 	if (p == NULL)
@@ -97,16 +158,33 @@ APROF_API void *realloc(void *p, size_t size)
 		free(p);
 		return NULL;
 	}
-	followed = aprof_heap_take(p, &b);
-	q = __libc_realloc(p, size);
-	if (q == NULL) {
-		if (followed)
-			aprof_heap_put_back(&b); /* P is still allocated */
-		return NULL;
+	if (!aprof_block_get(p, &b)) {
+		if (!with_headers())
+			return __libc_realloc(p, size);
+		/* glibc's own block: its copy, then the free of the old, as glibc would */
+		q = malloc(size);
+		if (q != NULL) {
+			memcpy(q, p, size < malloc_usable_size(p) ? size : malloc_usable_size(p));
+			free(p);
+		}
+		return q;
 	}
-	if (followed)
-		aprof_heap_free(&b);
-	return charged(q, size);
+	if (b.offset != APROF_BLOCK_HEADER) {
+		q = malloc(size);
+		if (q != NULL) {
+			memcpy(q, p, size < b.size ? size : b.size);
+			free(p);
+		}
+		return q;
+	}
+	thread_state();
+	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
+		return NULL;
+	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
+	if (q == NULL)
+		return NULL; /* P is still allocated, its header unchanged */
+	aprof_heap_free(&b);
+	return headed(q, size, APROF_BLOCK_HEADER);
 }
 
 
@@ -122,17 +200,46 @@ APROF_API void *reallocarray(void *p, size_t n, size_t size)
 }
 
 
+/*
+** A block of SIZE bytes aligned to ALIGNMENT (a power of two): malloc's for
+** up to 16, else glibc's memalign of ALIGNMENT more bytes, the program's
+** block ALIGNMENT bytes in, the header just before it.
+*/
+APROF_NOINSTR static void *aligned(size_t alignment, size_t size)
+{
+	size_t total;
+
+	if (alignment <= APROF_BLOCK_HEADER)
+		return malloc(size);
+	if (!with_headers())
+		return __libc_memalign(alignment, size);
+	if (alignment > APROF_BLOCK_OFFSET_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	thread_state();
+	if (with_header(size, alignment, &total) != 0)
+		return NULL;
+	return headed(__libc_memalign(alignment, total), size, alignment);
+}
+
+
 APROF_API int posix_memalign(void **out, size_t alignment, size_t size)
 {
+	int saved = errno;
 	void *p;
 
 	if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 ||
 	    alignment == 0)
 		return EINVAL;
-	p = __libc_memalign(alignment, size);
-	if (p == NULL)
-		return ENOMEM;
-	*out = charged(p, size);
+	p = aligned(alignment, size);
+	if (p == NULL) {
+		int e = errno;
+
+		errno = saved;
+		return e;
+	}
+	*out = p;
 	return 0;
 }
 
@@ -140,23 +247,50 @@ APROF_API int posix_memalign(void **out, size_t alignment, size_t size)
 /* glibc (2.36) makes aligned_alloc an alias of memalign. */
 APROF_API void *aligned_alloc(size_t alignment, size_t size)
 {
-	return charged(__libc_memalign(alignment, size), size);
+	return memalign(alignment, size);
 }
 
 
+/* As glibc's: an alignment that is not a power of two is taken up to the next one. */
 APROF_API void *memalign(size_t alignment, size_t size)
 {
-	return charged(__libc_memalign(alignment, size), size);
+	size_t a = 1;
+
+	while (a < alignment && a < APROF_BLOCK_OFFSET_MAX * 2)
+		a *= 2;
+	return aligned(a, size);
 }
 
 
 APROF_API void *valloc(size_t size)
 {
-	return charged(__libc_valloc(size), size);
+	return aligned((size_t)sysconf(_SC_PAGESIZE), size);
 }
 
 
 APROF_API void *pvalloc(size_t size)
 {
-	return charged(__libc_pvalloc(size), size);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (size > SIZE_MAX - page) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return aligned(page, size == 0 ? page : (size + page - 1) & ~(page - 1));
+}
+
+
+/* The bytes the program may use at P: glibc's figure for the real block, less the header's. */
+APROF_API size_t malloc_usable_size(void *p)
+{
+	static void *real;
+	size_t (*usable)(void *) = (size_t (*)(void *))aprof_next_definition(&real,
+									"malloc_usable_size");
+	struct aprof_block b;
+
+	if (p == NULL)
+		return 0;
+	if (!aprof_block_get(p, &b))
+		return usable(p);
+	return usable((char *)p - b.offset) - b.offset;
 }

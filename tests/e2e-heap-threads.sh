@@ -81,7 +81,7 @@ tsan="$WORK/tsan"
 mkdir "$tsan"
 renames=
 for f in malloc calloc realloc reallocarray free posix_memalign aligned_alloc memalign valloc \
-	pvalloc; do
+	pvalloc malloc_usable_size; do
 	renames="$renames -D$f=aprof_t_$f"
 done
 real=

@@ -13,7 +13,7 @@ expect_eq "exported symbols" \
 	"_Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
 __longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_restart aprof_set_autosave \
 aprof_stop calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp \
-malloc memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
+malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine
 # and calibration_routine_probed (runtime/cost.c), as GCC's code would;
 # also when built with -finstrument-functions (tests/libaprof-instrumented).

@@ -96,6 +96,16 @@ compare s-leaks "$top_srcdir/tests/s-leaks.c" c
 compare s-heap-threads "$top_srcdir/tests/s-heap-threads.c" c
 compare s-cxx "$top_srcdir/tests/s-cxx.cc" c++
 
+# The block header under memcheck: every usable byte written, realloc and
+# the memalign family's offsets, no read or write outside a block.
+(cd "$WORK" && APROF_OUT="$WORK/amon.out" valgrind -q --error-exitcode=9 --leak-check=no \
+	--soname-synonyms=somalloc=nouserintercepts "$top_builddir/tests/s-blocks" no-foreign \
+	2>"$WORK/memcheck") || { cat "$WORK/memcheck" >&2; fail "s-blocks (profiled, memcheck): exited $?"; }
+heap_totals "$top_builddir/tests/s-blocks" "$WORK/amon.out"
+expect_eq "s-blocks (memcheck): allocations" "$(heap_proc blocks allocs)" 13
+expect_eq "s-blocks (memcheck): bytes" "$(heap_proc blocks bytes)" $((7250 + $(getconf PAGESIZE)))
+expect_eq "s-blocks (memcheck): kept" "$(heap_proc blocks kept)" 0
+
 # The leak pattern's own numbers (tests/s-leaks.c's header), exact.
 profile s-leaks
 heap_totals "$top_builddir/tests/s-leaks" "$WORK/amon.out"
