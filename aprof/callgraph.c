@@ -1,7 +1,7 @@
 /*
 ** callgraph.c -- the call graph and its index by function name in GNU gprof
-** 2.40's layout (gprof/cg_print.c; the entry order cmp_total and the print
-** flags of -q/-Q come from gprof/cg_arcs.c).  The numbers are aprof's, not
+** 2.40's layout (gprof/cg_print.c), in the order, with the indexes and print
+** flags, that order.c computed once for both (gprof/cg_arcs.c).  The numbers are aprof's, not
 ** gprof's propagated shares: a routine's exact self and children times,
 ** on a parent line the times of the arc into the routine (self2/child2),
 ** on a child line those of the arc out of it (self1/child1).
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "aprof/callgraph.h"
+#include "aprof/order.h"
 #include "aprof/util.h"
 
 /* The line that ends every entry (cg_print). */
@@ -24,31 +25,13 @@
 /* gprof's default output width (-w); the index has three columns of it. */
 #define INDEX_WIDTH 80
 
-/* One call-graph entry: a routine or a cycle as a whole. */
-struct cg_entry {
-	int proc;           /* routine index, or -1 for a cycle */
-	int cyc;            /* position in p->cycles for a cycle, else -1 */
-	const char *name;   /* routine name; NULL for a cycle */
-	uint64_t time;      /* self + child, in the profile's metric */
-	uint64_t calls;     /* calls (for a cycle: from outside it) */
-	int number;         /* cycle number; 0 for a routine */
-};
-
-
-/* What the call graph and its index share: entry order, numbers and flags. */
+/* What the printers share: the profile, the options, the order, the columns. */
 struct cg {
 	const struct profile *p;
 	const struct report_options *o;
-	struct cg_entry *order;   /* entries in cmp_total order */
-	int nentries;
-	int *proc_index;          /* call-graph index of each routine, 1... */
-	int *cycle_index;         /* of each cycle, by position in p->cycles */
-	char *proc_shown;         /* gprof's print_flag, per routine */
-	char *cycle_shown;        /* and per cycle */
+	const struct order *ord;  /* entries, their indexes and print flags (order.c) */
 	int dec;                  /* decimals of the value columns (profile_decimals) */
 	int width;                /* their width: gprof's 7, plus the decimals beyond 2 */
-	int *cycle_pos;           /* position in p->cycles of cycle number n, or -1 */
-	int max_cycle;            /* largest cycle number */
 };
 
 
@@ -69,35 +52,6 @@ struct cg_member {
 	uint64_t time;      /* self + child */
 	uint64_t calls;     /* calls + rec */
 };
-
-
-/*
-** gprof's cmp_total: time descending, a cycle before a routine, names not
-** starting with '_' before those that do, calls descending, then strcmp.
-** Ties gprof leaves to qsort are broken by cycle number or routine index.
-*/
-static int cmp_total(const void *lp, const void *rp)
-{
-	const struct cg_entry *l = lp;
-	const struct cg_entry *r = rp;
-	int c;
-
-	if (l->time != r->time)
-		return l->time < r->time ? 1 : -1;
-	if (l->name == NULL || r->name == NULL) {
-		if (l->name != NULL)
-			return 1;
-		if (r->name != NULL)
-			return -1;
-		return l->number - r->number;
-	}
-	if ((l->name[0] == '_') != (r->name[0] == '_'))
-		return l->name[0] == '_' ? 1 : -1;
-	if (l->calls != r->calls)
-		return l->calls < r->calls ? 1 : -1;
-	c = strcmp(l->name, r->name);
-	return c != 0 ? c : l->proc - r->proc;
-}
 
 
 /*
@@ -135,22 +89,6 @@ static int cmp_member(const void *lp, const void *rp)
 }
 
 
-/* The cycle routine PROC belongs to, or NULL. */
-static const struct prof_cycle *cycle_of(const struct cg *g, int proc)
-{
-	int n = g->p->procs[proc].cycle;
-
-	return n != 0 ? &g->p->cycles[g->cycle_pos[n]] : NULL;
-}
-
-
-/* True if routines A and B are distinct members of one cycle. */
-static int same_cycle(const struct profile *p, int a, int b)
-{
-	return a != b && p->procs[a].cycle != 0 && p->procs[a].cycle == p->procs[b].cycle;
-}
-
-
 /*
 ** False if R gets no entry for lack of calls and time, -z being off
 ** (cg_print); with O->charged_only, for lack of time (or bytes) alone.
@@ -172,185 +110,6 @@ static int cycle_nonzero(const struct prof_cycle *c, const struct report_options
 }
 
 
-/* True if a routine outside cycle C calls one of its members. */
-static int called_from_outside(const struct profile *p, const struct prof_cycle *c)
-{
-	const struct prof_arc *a;
-	int m;
-
-	for (m = 0; m < c->nmembers; m++)
-		for (a = p->procs[c->members[m]].in; a != NULL; a = a->next_in)
-			if (a->from != PROF_SPONTANEOUS && p->procs[a->from].cycle != c->number)
-				return 1;
-	return 0;
-}
-
-
-/*
-** Hides what -f, -e (profile_printed) and --threshold leave out: routines
-** not printed or under the threshold, and cycles with no member printed or
-** themselves under it.
-*/
-static void unprint(struct cg *g)
-{
-	const struct profile *p = g->p;
-	char *printed = profile_printed(p, &g->o->print_only, &g->o->print_exclude);
-	int i, k, m;
-
-	for (i = 0; i < p->nprocs; i++)
-		if ((printed != NULL && !printed[i]) ||
-		    profile_below(p, p->procs[i].self + p->procs[i].child, g->o->threshold))
-			g->proc_shown[i] = 0;
-	for (k = 0; k < p->ncycles; k++) {
-		const struct prof_cycle *c = &p->cycles[k];
-		int any = 0;
-
-		for (m = 0; m < c->nmembers; m++)
-			any |= printed == NULL || printed[c->members[m]];
-		if (!any || profile_below(p, c->self + c->child, g->o->threshold))
-			g->cycle_shown[k] = 0;
-	}
-	free(printed);
-}
-
-
-/*
-** Sets gprof's print flags (cg_arcs.c propagate_flags, inherit_flags): a
-** routine is shown if it is in the -q list, or, unless it is in the -Q list,
-** if no -q list was given or a shown routine outside its cycle calls it (or
-** any member of its cycle).  A cycle is shown if a shown routine outside it
-** calls a member.  Unlike gprof, a cycle with no caller outside it at all is
-** shown when no -q list was given, so that its members' tags have an entry.
-** Then -f, -e and --threshold hide more (unprint).
-*/
-static void cg_flags(struct cg *g)
-{
-	const struct profile *p = g->p;
-	const struct report_options *o = g->o;
-	int only = o->graph_only.n > 0;
-	char *excl = xcalloc((size_t)p->nprocs, 1);
-	int *stack = xmalloc((size_t)p->nprocs * sizeof(*stack));
-	int top = 0;
-	int i, k, m;
-
-	g->proc_shown = xcalloc((size_t)p->nprocs, 1);
-	g->cycle_shown = xcalloc((size_t)p->ncycles, 1);
-	for (i = 0; i < p->nprocs; i++) {
-		excl[i] = (char)profile_matches(p, i, &o->graph_exclude);
-		if (profile_matches(p, i, &o->graph_only) || (!only && !excl[i])) {
-			g->proc_shown[i] = 1;
-			stack[top++] = i;
-		}
-	}
-	while (top > 0) {
-		int from = stack[--top];
-		const struct prof_arc *a;
-
-		for (a = p->procs[from].out; a != NULL; a = a->next_out) {
-			const struct prof_cycle *c;
-
-			if (a->to == from || same_cycle(p, from, a->to))
-				continue;
-			c = cycle_of(g, a->to);
-			if (c == NULL) {
-				if (!g->proc_shown[a->to] && !excl[a->to]) {
-					g->proc_shown[a->to] = 1;
-					stack[top++] = a->to;
-				}
-				continue;
-			}
-			if (g->cycle_shown[c - p->cycles])
-				continue;
-			g->cycle_shown[c - p->cycles] = 1;
-			for (m = 0; m < c->nmembers; m++) {
-				int t = c->members[m];
-
-				if (!g->proc_shown[t] && !excl[t]) {
-					g->proc_shown[t] = 1;
-					stack[top++] = t;
-				}
-			}
-		}
-	}
-	for (k = 0; k < p->ncycles && !only; k++)
-		if (!called_from_outside(p, &p->cycles[k]))
-			g->cycle_shown[k] = 1;
-	free(stack);
-	free(excl);
-	unprint(g);
-}
-
-
-/*
-** Fills G for P and O: cycle lookup, entries sorted by cmp_total and
-** numbered 1... in that order (hidden ones too, as gprof), print flags.
-** Dies if a routine names a cycle P does not have.
-*/
-static void cg_prepare(struct cg *g, const struct profile *p, const struct report_options *o)
-{
-	int i, k, n = 0;
-
-	g->p = p;
-	g->o = o;
-	g->dec = profile_decimals(p, o->decimals);
-	g->width = 7 + (g->dec > 2 ? g->dec - 2 : 0);
-	g->max_cycle = 0;
-	for (k = 0; k < p->ncycles; k++)
-		if (p->cycles[k].number > g->max_cycle)
-			g->max_cycle = p->cycles[k].number;
-	g->cycle_pos = xmalloc(((size_t)g->max_cycle + 1) * sizeof(*g->cycle_pos));
-	for (k = 0; k <= g->max_cycle; k++)
-		g->cycle_pos[k] = -1;
-	for (k = 0; k < p->ncycles; k++)
-		g->cycle_pos[p->cycles[k].number] = k;
-	for (i = 0; i < p->nprocs; i++) {
-		int c = p->procs[i].cycle;
-
-		if (c < 0 || c > g->max_cycle || (c != 0 && g->cycle_pos[c] < 0))
-			util_die("profile: routine %s is in cycle %d, which does not exist",
-				 p->procs[i].name, c);
-	}
-
-	g->nentries = p->nprocs + p->ncycles;
-	g->order = xmalloc((size_t)g->nentries * sizeof(*g->order));
-	for (i = 0; i < p->nprocs; i++) {
-		const struct prof_proc *r = &p->procs[i];
-		struct cg_entry e = { i, -1, r->name, r->self + r->child, r->calls, 0 };
-
-		g->order[n++] = e;
-	}
-	for (k = 0; k < p->ncycles; k++) {
-		const struct prof_cycle *c = &p->cycles[k];
-		struct cg_entry e = { -1, k, NULL, c->self + c->child, c->calls, c->number };
-
-		g->order[n++] = e;
-	}
-	qsort(g->order, (size_t)n, sizeof(*g->order), cmp_total);
-
-	g->proc_index = xmalloc((size_t)p->nprocs * sizeof(*g->proc_index));
-	g->cycle_index = xmalloc((size_t)p->ncycles * sizeof(*g->cycle_index));
-	for (i = 0; i < n; i++) {
-		if (g->order[i].proc >= 0)
-			g->proc_index[g->order[i].proc] = i + 1;
-		else
-			g->cycle_index[g->order[i].cyc] = i + 1;
-	}
-	cg_flags(g);
-}
-
-
-/* Frees what cg_prepare allocated. */
-static void cg_free(struct cg *g)
-{
-	free(g->order);
-	free(g->proc_index);
-	free(g->cycle_index);
-	free(g->proc_shown);
-	free(g->cycle_shown);
-	free(g->cycle_pos);
-}
-
-
 /* "name[ <cycle N>] [i]", or "(i)" if hidden, as gprof's print_name. */
 static void print_name(FILE *out, const struct cg *g, int proc)
 {
@@ -359,7 +118,7 @@ static void print_name(FILE *out, const struct cg *g, int proc)
 	fputs(r->name, out);
 	if (r->cycle != 0)
 		fprintf(out, " <cycle %d>", r->cycle);
-	fprintf(out, g->proc_shown[proc] ? " [%d]" : " (%d)", g->proc_index[proc]);
+	fprintf(out, g->ord->proc_shown[proc] ? " [%d]" : " (%d)", g->ord->proc_index[proc]);
 }
 
 
@@ -426,8 +185,8 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 			continue;
 		l->arc = a;
 		l->other = parents ? a->from : a->to;
-		l->index = g->proc_index[l->other];
-		l->intra = same_cycle(g->p, a->from, a->to);
+		l->index = g->ord->proc_index[l->other];
+		l->intra = order_same_cycle(g->p, a->from, a->to);
 		l->time = time;
 		n++;
 	}
@@ -445,7 +204,7 @@ static int collect_lines(const struct cg *g, int proc, int parents, struct cg_li
 static void print_parents(FILE *out, const struct cg *g, int proc)
 {
 	const struct prof_proc *r = &g->p->procs[proc];
-	const struct prof_cycle *c = cycle_of(g, proc);
+	const struct prof_cycle *c = order_cycle_of(g->ord, g->p, proc);
 	struct cg_line *lines;
 	int spont, i;
 	int n = collect_lines(g, proc, 1, &lines, &spont);
@@ -475,7 +234,7 @@ static void print_children(FILE *out, const struct cg *g, int proc)
 
 	for (i = n - 1; i >= 0; i--) {
 		const struct prof_arc *a = lines[i].arc;
-		const struct prof_cycle *c = cycle_of(g, a->to);
+		const struct prof_cycle *c = order_cycle_of(g->ord, g->p, a->to);
 
 		print_arc_line(out, g, a->self1, a->child1, &lines[i],
 			       c != NULL ? c->calls : g->p->procs[a->to].calls);
@@ -500,7 +259,7 @@ static void print_primary(FILE *out, const struct cg *g, int proc)
 	double hz = g->p->scale;
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "[%d]", g->proc_index[proc]);
+	snprintf(buf, sizeof(buf), "[%d]", g->ord->proc_index[proc]);
 	fprintf(out, "%-6.6s %5.1f %*.*f %*.*f", buf, percent(g->p, r->self + r->child),
 		g->width, g->dec, (double)r->self / hz, g->width, g->dec, (double)r->child / hz);
 	if (r->calls + r->rec != 0) {
@@ -530,7 +289,7 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 	char buf[16];
 	int m;
 
-	snprintf(buf, sizeof(buf), "[%d]", g->cycle_index[k]);
+	snprintf(buf, sizeof(buf), "[%d]", g->ord->cycle_index[k]);
 	fprintf(out, "%-6.6s %5.1f %*.*f %*.*f %7" PRIu64, buf, percent(g->p, c->self + c->child),
 		g->width, g->dec, (double)c->self / hz, g->width, g->dec, (double)c->child / hz,
 		c->calls);
@@ -538,7 +297,7 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 		fprintf(out, "+%-7" PRIu64, c->internal);
 	else
 		fprintf(out, " %7.7s", "");
-	fprintf(out, " <cycle %d as a whole> [%d]\n", c->number, g->cycle_index[k]);
+	fprintf(out, " <cycle %d as a whole> [%d]\n", c->number, g->ord->cycle_index[k]);
 
 	for (m = 0; m < c->nmembers; m++) {
 		const struct prof_proc *r = &g->p->procs[c->members[m]];
@@ -580,12 +339,27 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 ** A cycle's entry has no parent lines, as in gprof: its callers are on its
 ** members' entries.  Dies only if P names a cycle it does not have.
 */
-void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o)
+/* The printers' view of P under O in order ORD. */
+static struct cg cg_of(const struct profile *p, const struct report_options *o,
+		       const struct order *ord)
 {
 	struct cg g;
+
+	g.p = p;
+	g.o = o;
+	g.ord = ord;
+	g.dec = profile_decimals(p, o->decimals);
+	g.width = 7 + (g.dec > 2 ? g.dec - 2 : 0);
+	return g;
+}
+
+
+void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o,
+		     const struct order *ord)
+{
+	struct cg g = cg_of(p, o, ord);
 	int i;
 
-	cg_prepare(&g, p, o);
 	fputs(o->brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
 	      out);
 	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
@@ -599,15 +373,15 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 		p->metric == PROF_TIME ? "index % time" : "index      %", g.width + 1, "self",
 		g.width + 3, "children");
 
-	for (i = 0; i < g.nentries; i++) {
-		const struct cg_entry *e = &g.order[i];
+	for (i = 0; i < g.ord->nentries; i++) {
+		const struct cg_entry *e = &g.ord->entries[i];
 
 		if (e->proc < 0) {
-			if (!g.cycle_shown[e->cyc] || !cycle_nonzero(&p->cycles[e->cyc], o))
+			if (!g.ord->cycle_shown[e->cyc] || !cycle_nonzero(&p->cycles[e->cyc], o))
 				continue;
 			print_cycle(out, &g, e->cyc);
 		} else {
-			if (!g.proc_shown[e->proc] || !proc_nonzero(&p->procs[e->proc], o))
+			if (!g.ord->proc_shown[e->proc] || !proc_nonzero(&p->procs[e->proc], o))
 				continue;
 			print_parents(out, &g, e->proc);
 			print_primary(out, &g, e->proc);
@@ -615,7 +389,6 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 		}
 		fputs(CG_RULE, out);
 	}
-	cg_free(&g);
 }
 
 
@@ -639,22 +412,22 @@ static int cmp_name(const void *lp, const void *rp)
 ** counting only the width of "[i]" (gprof's quirk), then " [i] " and the
 ** name; "(i)" marks an entry -q/-Q hid.  Dies only as callgraph_print.
 */
-void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o)
+void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o,
+		     const struct order *ord)
 {
 	const int column_width = (INDEX_WIDTH - 1) / 3;
 	const struct prof_proc **names = xmalloc((size_t)p->nprocs * sizeof(*names));
 	int *cycles = xmalloc((size_t)p->ncycles * sizeof(*cycles));
-	struct cg g;
+	struct cg g = cg_of(p, o, ord);
 	int nnames = 0, ncycles = 0, todo, rows, i, j, k;
 
-	cg_prepare(&g, p, o);
 	for (i = 0; i < p->nprocs; i++)
 		if (o->zero || p->procs[i].calls != 0 || p->procs[i].self != 0)
 			names[nnames++] = &p->procs[i];
 	qsort(names, (size_t)nnames, sizeof(*names), cmp_name);
-	for (k = 1; k <= g.max_cycle; k++)
-		if (g.cycle_pos[k] >= 0)
-			cycles[ncycles++] = g.cycle_pos[k];
+	for (k = 1; k <= g.ord->max_cycle; k++)
+		if (g.ord->cycle_pos[k] >= 0)
+			cycles[ncycles++] = g.ord->cycle_pos[k];
 	todo = nnames + ncycles;
 
 	fputs("\f\nIndex by function name\n\n", out);
@@ -669,11 +442,11 @@ void callgraph_index(FILE *out, const struct profile *p, const struct report_opt
 			if (j < nnames) {
 				int proc = (int)(names[j] - p->procs);
 
-				shown = g.proc_shown[proc];
-				index = g.proc_index[proc];
+				shown = g.ord->proc_shown[proc];
+				index = g.ord->proc_index[proc];
 			} else {
-				shown = g.cycle_shown[cycles[j - nnames]];
-				index = g.cycle_index[cycles[j - nnames]];
+				shown = g.ord->cycle_shown[cycles[j - nnames]];
+				index = g.ord->cycle_index[cycles[j - nnames]];
 			}
 			snprintf(buf, sizeof(buf), shown ? "[%d]" : "(%d)", index);
 			col += (int)strlen(buf);
@@ -693,7 +466,6 @@ void callgraph_index(FILE *out, const struct profile *p, const struct report_opt
 		}
 		fputc('\n', out);
 	}
-	cg_free(&g);
 	free(cycles);
 	free(names);
 }

@@ -7,22 +7,26 @@
 
 #include <stdio.h>
 
+#include "aprof/order.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
 
 /*
 ** Prints P's call graph on OUT as gprof 2.40's cg_print() does, without the
 ** blurb (report.c adds it): title, granularity line, header, then one entry
-** per routine or cycle O selects, in gprof's cmp_total order, each ending
-** in 47 dashes.  Values in P->unit (P's values / P->scale).
+** per routine or cycle O selects, in ORD (order_make(P, O): gprof's
+** cmp_total order), each ending in 47 dashes.  Values in P->unit (P's
+** values / P->scale).
 */
-void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o);
+void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o,
+		     const struct order *ord);
 
 /*
 ** Prints the index by function name on OUT as gprof 2.40's cg_print_index()
 ** does: "\f", the title, then the routines by name and the cycles, in three
-** columns, each with its call-graph index.
+** columns, each with its call-graph index (ORD, as callgraph_print's).
 */
-void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o);
+void callgraph_index(FILE *out, const struct profile *p, const struct report_options *o,
+		     const struct order *ord);
 
 #endif /* APROF_APROF_CALLGRAPH_H */

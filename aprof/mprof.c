@@ -456,16 +456,19 @@ static void print_direct(FILE *out, const struct amon_data *d, const struct symb
 static void print_graph(FILE *out, const struct profile *bytes)
 {
 	struct report_options o;
+	struct order *ord;
 
 	memset(&o, 0, sizeof(o));
 	o.graph = 1;
 	o.brief = 1;
 	o.charged_only = 1;
+	ord = order_make(bytes, &o);
 	fputs("--------- Allocation Call Graph ------------\n\n"
 	      "Bytes allocated, in gprof's layout: self while the routine ran, children\n"
 	      "while it was active; the arcs split them exactly (no merging of cycles).\n\n",
 	      out);
-	callgraph_print(out, bytes, &o);
+	callgraph_print(out, bytes, &o, ord);
+	order_free(ord);
 }
 
 

@@ -57,11 +57,14 @@ void report_gprof(FILE *out, const struct profile *p, const struct report_option
 			print_blurb(out, p, blurb_flat);
 	}
 	if (o->graph) {
+		struct order *ord = order_make(p, o); /* once, for the graph and its index */
+
 		if (o->flat)
 			fputs("\f\n", out);
-		callgraph_print(out, p, o);
+		callgraph_print(out, p, o, ord);
 		if (!o->brief)
 			print_blurb(out, p, blurb_callgraph);
-		callgraph_index(out, p, o);
+		callgraph_index(out, p, o, ord);
+		order_free(ord);
 	}
 }
