@@ -79,39 +79,38 @@ static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot
 /* --heap-verbosity names, in enum mprof_verbosity order. */
 static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
 
+/* In --help's groups, which are gprof's manual's: output, analysis, miscellaneous. */
 static const struct option long_options[] = {
-	/* output styles (gprof(1)) */
+	/* output options: what is printed, and how */
 	{ "flat-profile", optional_argument, NULL, 'p' },
 	{ "no-flat-profile", optional_argument, NULL, 'P' },
 	{ "graph", optional_argument, NULL, 'q' },
 	{ "no-graph", optional_argument, NULL, 'Q' },
 	{ "contexts", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "heap", no_argument, NULL, OPT_HEAP },
-	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	{ "types", no_argument, NULL, OPT_TYPES },
-	/* which contexts (the selection stage) */
+	{ "brief", no_argument, NULL, 'b' },
+	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "decimals", required_argument, NULL, OPT_DECIMALS },
+	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
+	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	/* analysis options: which contexts (the selection stage), which entries, what is charged */
 	{ "focus", required_argument, NULL, 'F' },
 	{ "exclude", required_argument, NULL, 'E' },
 	{ "elide", required_argument, NULL, OPT_ELIDE },
-	/* how to print */
-	{ "brief", no_argument, NULL, 'b' },
-	{ "display-unused-functions", no_argument, NULL, 'z' },
-	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "decimals", required_argument, NULL, OPT_DECIMALS },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
-	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
-	/* exports, sums and differences */
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "sum", no_argument, NULL, 's' },
+	{ "display-unused-functions", no_argument, NULL, 'z' },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "diff-executable", required_argument, NULL, OPT_DIFF_EXE },
-	/* miscellaneous */
+	/* miscellaneous options */
+	{ "sum", no_argument, NULL, 's' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
@@ -129,6 +128,7 @@ static void usage(FILE *out, int status)
 		"gcc -finstrument-functions and linked with -laprof.  Defaults: a.out, amon.out.\n"
 		"Several amon.out files (of one executable) are reported as their sum.\n"
 		"\n"
+		"Output options (what is printed, and how):\n"
 		"  -p[NAME], --flat-profile[=NAME]     print the flat profile (of NAME only)\n"
 		"  -P[NAME], --no-flat-profile[=NAME]  no flat profile (leave NAME out of it)\n"
 		"  -q[NAME], --graph[=NAME]            print the call graph (NAME's entry only)\n"
@@ -146,45 +146,43 @@ static void usage(FILE *out, int status)
 		"      --types                         allocated types (C++ from allocators and\n"
 		"                                      constructors): bytes, allocations, kept,\n"
 		"                                      at peak, average size, top paths\n"
-		"\n"
-		"Which contexts the reports see (SYMSPEC: NAME, FILE:NAME, or shell patterns\n"
-		"such as 'Parser::*' or 'src/*.c:init'; every option may be repeated):\n"
-		"  -F, --focus=SYMSPEC                 only contexts in which SYMSPEC is active\n"
-		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
-		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
-		"                                      self time and bytes go to its caller\n"
-		"\n"
-		"Which entries are printed (totals unchanged):\n"
-		"  -f SYMSPEC                          only SYMSPEC and its descendants\n"
-		"  -e SYMSPEC                          not SYMSPEC, nor what only it calls\n"
-		"      --threshold=PERCENT             no entry or arc under PERCENT of the total\n"
-		"\n"
 		"  -b, --brief                         leave out the explanations\n"
-		"  -z, --display-unused-functions      also list routines never called\n"
 		"      --[no-]demangle                 (do not) demangle C++ names\n"
 		"      --decimals=N                    N decimals (1-9) in the value columns;\n"
 		"                                      default: 4 significant digits of the\n"
 		"                                      total, at least 2 (2: gprof's layout)\n"
-		"      --metric=M                      what the reports charge: time (default),\n"
-		"                                      bytes, allocs, kept (bytes never freed),\n"
-		"                                      peak (bytes live at the peak)\n"
 		"      --heap-verbosity=V              --heap's bins and leaks: normal (default),\n"
 		"                                      verbose or terse, as mprof's\n"
 		"      --no-leaks                      --heap without the leak table\n"
-		"\n"
-		"Exports, sums and differences:\n"
 		"      --format=F                      write F instead of the reports: gprof\n"
 		"                                      (default), callgrind (KCachegrind,\n"
 		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
 		"                                      dot (Graphviz) or json (doc/aprof-json.md)\n"
 		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
-		"  -s, --sum                           write the sum of the amon.out files to\n"
-		"                                      amon.sum (or -o FILE), itself an amon.out\n"
+		"\n"
+		"Analysis options (what the reports are made of).  SYMSPEC: NAME, FILE:NAME,\n"
+		"or shell patterns such as 'Parser::*' or 'src/*.c:init'; each may be repeated.\n"
+		"  -F, --focus=SYMSPEC                 only contexts in which SYMSPEC is active\n"
+		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
+		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
+		"                                      self time and bytes go to its caller\n"
+		"  -f SYMSPEC                          print only SYMSPEC and its descendants\n"
+		"                                      (totals unchanged)\n"
+		"  -e SYMSPEC                          print neither SYMSPEC nor what only it\n"
+		"                                      calls (totals unchanged)\n"
+		"      --threshold=PERCENT             no entry or arc under PERCENT of the total\n"
+		"  -z, --display-unused-functions      also list routines never called\n"
+		"      --metric=M                      what the reports charge: time (default),\n"
+		"                                      bytes, allocs, kept (bytes never freed),\n"
+		"                                      peak (bytes live at the peak)\n"
 		"      --diff=OLD                      what changed from profile OLD: per routine\n"
 		"                                      and per arc, new minus old; with\n"
 		"                                      --format=folded, flamegraph.pl's two columns\n"
 		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
 		"\n"
+		"Miscellaneous options:\n"
+		"  -s, --sum                           write the sum of the amon.out files to\n"
+		"                                      amon.sum (or -o FILE), itself an amon.out\n"
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
