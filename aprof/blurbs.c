@@ -11,6 +11,15 @@
 
 #include "aprof/blurbs.h"
 
+/* The notice that ends each of gprof's blurb files, after a form feed. */
+#define FSF_NOTICE                                                                 \
+	"\f\n"                                                                     \
+	"Copyright (C) 2012-2023 Free Software Foundation, Inc.\n"                   \
+	"\n"                                                                       \
+	"Copying and distribution of this file, with or without modification,\n"   \
+	"are permitted in any medium without royalty provided the copyright\n"     \
+	"notice and this notice are preserved.\n"
+
 const char blurb_flat[] =
 	"\n"
 	" %         the percentage of the total running time of the\n"
@@ -39,12 +48,7 @@ const char blurb_flat[] =
 	"\t   the function in the gprof listing. If the index is\n"
 	"\t   in parenthesis it shows where it would appear in\n"
 	"\t   the gprof listing if it were to be printed.\n"
-	"\f\n"
-	"Copyright (C) 2012-2023 Free Software Foundation, Inc.\n"
-	"\n"
-	"Copying and distribution of this file, with or without modification,\n"
-	"are permitted in any medium without royalty provided the copyright\n"
-	"notice and this notice are preserved.\n";
+	FSF_NOTICE;
 
 const char blurb_callgraph[] =
 	"\n"
@@ -139,12 +143,7 @@ const char blurb_callgraph[] =
 	" cycle show their times too, with a bare call count.  `<spontaneous>'\n"
 	" is also printed when the function was entered with no profiled caller\n"
 	" active.\n"
-	"\f\n"
-	"Copyright (C) 2012-2023 Free Software Foundation, Inc.\n"
-	"\n"
-	"Copying and distribution of this file, with or without modification,\n"
-	"are permitted in any medium without royalty provided the copyright\n"
-	"notice and this notice are preserved.\n";
+	FSF_NOTICE;
 
 const char blurb_metric_note[] =
 	"\n"

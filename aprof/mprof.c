@@ -77,10 +77,12 @@ static void print_line(FILE *out, const char *fmt, ...)
 
 
 /*
-** mprof's parenthesised percentage of M in N (mprof.c percent_string): empty
-** for 0, "(.)" under 1%, "(**)" for 100%, else "(p)" truncated.  BUF holds 8.
+** A truncated percentage of M in N as mprof prints it (mprof.c
+** percent_string; mprof(1) "FIELDS IN THE OUTPUT"): empty for 0, UNDER
+** under 1%, FULL for 100%, else the percentage in FORMAT; BUF holds SIZE.
 */
-static const char *paren_percent(char *buf, uint64_t m, uint64_t n)
+static const char *mprof_percent(char *buf, size_t size, uint64_t m, uint64_t n,
+				 const char *under, const char *full, const char *format)
 {
 	uint64_t p;
 
@@ -88,32 +90,25 @@ static const char *paren_percent(char *buf, uint64_t m, uint64_t n)
 		return "";
 	p = 100 * m / n;
 	if (p == 0)
-		return "(.)";
+		return under;
 	if (p >= 100)
-		return "(**)";
-	snprintf(buf, 8, "(%" PRIu64 ")", p);
+		return full;
+	snprintf(buf, size, format, p);
 	return buf;
 }
 
 
-/*
-** mprof's two-column percentage field of M in N (mprof(1) "FIELDS IN THE
-** OUTPUT"): blank for 0, "." under 1%, "**" for 100%, else the truncated
-** percentage.  BUF holds 4.
-*/
+/* The parenthesised percentage: "(.)", "(**)", "(p)".  BUF holds 8. */
+static const char *paren_percent(char *buf, uint64_t m, uint64_t n)
+{
+	return mprof_percent(buf, 8, m, n, "(.)", "(**)", "(%" PRIu64 ")");
+}
+
+
+/* The two-column percentage field: ".", "**", "p".  BUF holds 4. */
 static const char *two_column(char *buf, uint64_t m, uint64_t n)
 {
-	uint64_t p;
-
-	if (m == 0 || n == 0)
-		return "";
-	p = 100 * m / n;
-	if (p == 0)
-		return ".";
-	if (p >= 100)
-		return "**";
-	snprintf(buf, 4, "%" PRIu64, p);
-	return buf;
+	return mprof_percent(buf, 4, m, n, ".", "**", "%" PRIu64);
 }
 
 

@@ -13,16 +13,23 @@
 const char *util_progname = "aprof";
 
 
+/* One line on stderr: "aprof: ", KIND, then FMT with AP; stdout flushed first. */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", util_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+
 void util_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: ", util_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -31,12 +38,9 @@ void util_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: warning: ", util_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 

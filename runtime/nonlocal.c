@@ -43,41 +43,23 @@ APROF_NOINSTR static void jumping(void)
 }
 
 
-APROF_API void longjmp(jmp_buf env, int val)
-{
-	static void *real;
+/*
+** longjmp, _longjmp, siglongjmp, and __longjmp_chk (what -D_FORTIFY_SOURCE
+** makes of longjmp): the jump noted, then the real one.
+*/
+#define JUMP(name, buf)                                                          \
+	APROF_API void name(buf env, int val)                                     \
+	{                                                                         \
+		static void *real;                                                \
+										  \
+		jumping();                                                        \
+		((jump_fn)aprof_next_definition(&real, #name))(env, val);         \
+	}
 
-	jumping();
-	((jump_fn)aprof_next_definition(&real, "longjmp"))(env, val);
-}
-
-
-APROF_API void _longjmp(jmp_buf env, int val)
-{
-	static void *real;
-
-	jumping();
-	((jump_fn)aprof_next_definition(&real, "_longjmp"))(env, val);
-}
-
-
-APROF_API void siglongjmp(sigjmp_buf env, int val)
-{
-	static void *real;
-
-	jumping();
-	((jump_fn)aprof_next_definition(&real, "siglongjmp"))(env, val);
-}
-
-
-/* What -D_FORTIFY_SOURCE makes of longjmp. */
-APROF_API void __longjmp_chk(jmp_buf env, int val)
-{
-	static void *real;
-
-	jumping();
-	((jump_fn)aprof_next_definition(&real, "__longjmp_chk"))(env, val);
-}
+JUMP(longjmp, jmp_buf)
+JUMP(_longjmp, jmp_buf)
+JUMP(siglongjmp, sigjmp_buf)
+JUMP(__longjmp_chk, jmp_buf)
 
 
 /* The C++ ABI's start of a catch clause: the throw has unwound to here. */

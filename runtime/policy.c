@@ -275,40 +275,22 @@ APROF_NOINSTR static int exec_list(int search, const char *file, const char *arg
 }
 
 
-APROF_API int execl(const char *path, const char *arg, ...)
-{
-	va_list ap;
-	int r;
+/* execl, execle and execlp: exec_list of the arguments after ARG. */
+#define EXEC_LIST(name, search, with_env)                               \
+	APROF_API int name(const char *file, const char *arg, ...)       \
+	{                                                                \
+		va_list ap;                                              \
+		int r;                                                   \
+									 \
+		va_start(ap, arg);                                       \
+		r = exec_list(search, file, arg, ap, with_env);          \
+		va_end(ap);                                              \
+		return r;                                                \
+	}
 
-	va_start(ap, arg);
-	r = exec_list(0, path, arg, ap, 0);
-	va_end(ap);
-	return r;
-}
-
-
-APROF_API int execle(const char *path, const char *arg, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, arg);
-	r = exec_list(0, path, arg, ap, 1);
-	va_end(ap);
-	return r;
-}
-
-
-APROF_API int execlp(const char *file, const char *arg, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, arg);
-	r = exec_list(1, file, arg, ap, 0);
-	va_end(ap);
-	return r;
-}
+EXEC_LIST(execl, 0, 0)
+EXEC_LIST(execle, 0, 1)
+EXEC_LIST(execlp, 1, 0)
 
 
 APROF_API void _exit(int status)
