@@ -2,8 +2,8 @@
 ** hooks.c -- GCC's -finstrument-functions hooks: the profiling monitor's hot
 ** path.  No locks, no malloc, no system calls, no atomic instructions and no
 ** division on the common path: on entry one clock read, one of the current
-** context's cached successors (or the transition table, probed inline)
-** and a push; on exit one clock read, a comparison and a pop.
+** context's cached successors and a push; on exit one clock read, a
+** comparison and a pop.
 **
 ** One clock read per hook, at the end of an entry (the transition done) and
 ** at the start of an exit, so an interval between two reads holds the hooks'
@@ -235,11 +235,13 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 /*
 ** The common cases, for clock KIND: the CPU's counter or sampling, a
 ** constant where they are inlined, so each clock has its own copy.  They
-** call nothing, so the hooks save no registers on the way; they return 0,
+** call nothing and need so few registers that the hooks save none on the
+** way (the transition table is probed on the slow path: inline here it
+** made both hooks save three registers on every call); they return 0,
 ** having done nothing, when the slow path must run: a probe due or a jump
 ** to recover from (with the counter both show in T->probe, see nonlocal.c;
-** sampling times nothing), a transition the table does not know yet, a
-** full shadow stack, an exit that does not match the top entry.
+** sampling times nothing), a successor not cached, a full shadow stack, an
+** exit that does not match the top entry.
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
@@ -248,16 +250,10 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 
 	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == t->cap)
 		return 0;
-	aprof_busy = 1; /* before the cache changes: a signal handler's hooks must not see it half done */
 	next = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(next == NULL)) {
-		next = aprof_transition_known(&t->machine, cur, fn);
-		if (next == NULL) {
-			aprof_busy = 0;
-			return 0;
-		}
-		cur->succ[APROF_WAY(fn)] = next;
-	}
+	if (APROF_UNLIKELY(next == NULL))
+		return 0;
+	aprof_busy = 1; /* before the stack changes: a signal handler's hooks must not see it half done */
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	count(cur, next);
@@ -277,9 +273,19 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 	top = &t->stack[t->sp - 1];
 	if (APROF_UNLIKELY(top->fn != fn))
 		return 0;
+	if (kind == AMON_CLOCK_SAMPLE) {
+		/*
+		** No guard: a signal handler's hooks between these two stores
+		** find the caller current and push above the entry still on
+		** top, which they leave as they found it.
+		*/
+		t->cur = top->ctx;
+		__atomic_signal_fence(__ATOMIC_RELEASE);
+		t->sp--;
+		return 1;
+	}
 	aprof_busy = 1;
-	if (kind != AMON_CLOCK_SAMPLE)
-		t->probe--;
+	t->probe--;
 	charge_counter(t, t->cur, 0, kind);
 	t->cur = top->ctx;
 	t->sp--;
