@@ -70,6 +70,9 @@ enum {
 	OPT_TYPES,
 };
 
+/* The number of names in the table T. */
+#define NAMES(t) (sizeof (t) / sizeof (t)[0])
+
 /* --metric names, in enum prof_metric order. */
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
 
@@ -213,28 +216,6 @@ static void version(void)
 }
 
 
-static enum prof_metric parse_metric(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
-		if (strcmp(name, metric_names[i]) == 0)
-			return (enum prof_metric)i;
-	util_die("unknown metric '%s' (time, bytes, allocs, kept or peak)", name);
-}
-
-
-static enum format parse_format(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
-		if (strcmp(name, format_names[i]) == 0)
-			return (enum format)i;
-	util_die("unknown format '%s' (gprof, callgrind, folded, dot or json)", name);
-}
-
-
 /* --threshold=PERCENT: 0 to 100. */
 static double parse_percent(const char *text)
 {
@@ -259,14 +240,22 @@ static int parse_decimals(const char *text)
 }
 
 
-static enum mprof_verbosity parse_verbosity(const char *name)
+/*
+** The index of NAME, an option's argument, among the N NAMES; dies with
+** "unknown WHAT 'NAME' (the names)" if it is none of them.
+*/
+static int parse_name(const char *name, const char *const *names, size_t n, const char *what)
 {
+	char list[160] = "";
 	size_t i;
 
-	for (i = 0; i < sizeof verbosity_names / sizeof verbosity_names[0]; i++)
-		if (strcmp(name, verbosity_names[i]) == 0)
-			return (enum mprof_verbosity)i;
-	util_die("unknown heap verbosity '%s' (verbose, normal or terse)", name);
+	for (i = 0; i < n; i++) {
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", names[i],
+			 i + 2 < n ? ", " : i + 1 < n ? " or " : "");
+	}
+	util_die("unknown %s '%s' (%s)", what, name, list);
 }
 
 
@@ -344,7 +333,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->demangle = 0;
 			break;
 		case OPT_METRIC:
-			o->metric = parse_metric(optarg);
+			o->metric = (enum prof_metric)parse_name(optarg, metric_names,
+								   NAMES(metric_names), "metric");
 			break;
 		case OPT_DECIMALS:
 			o->report.decimals = parse_decimals(optarg);
@@ -356,13 +346,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->types = chosen = 1;
 			break;
 		case OPT_HEAP_VERBOSITY:
-			o->mprof.verbosity = parse_verbosity(optarg);
+			o->mprof.verbosity = (enum mprof_verbosity)parse_name(
+				optarg, verbosity_names, NAMES(verbosity_names), "heap verbosity");
 			break;
 		case OPT_NO_LEAKS:
 			o->mprof.no_leaks = 1;
 			break;
 		case OPT_FORMAT:
-			o->format = parse_format(optarg);
+			o->format = (enum format)parse_name(optarg, format_names, NAMES(format_names),
+							    "format");
 			break;
 		case 'o':
 			o->output = optarg;
