@@ -85,6 +85,15 @@ expect_eq "folded bytes keep" "$(fb 'main;run;keep')" 192
 expect_eq "folded bytes add up" "$(awk '{ s += $2 } END { print s }' "$WORK/folded-bytes")" \
 	"$(heap_total bytes)"
 
+# The exports read the selected profile: -F big keeps big's paths only, exact.
+"$APROF" --format=folded --metric=bytes -F big "$J" "$WORK/amon.out" >"$WORK/folded-big"
+expect_eq "folded -F big" "$(cat "$WORK/folded-big")" "main;run;big 0
+main;run;big;share 9000"
+"$APROF" --format=folded --metric=bytes --elide=run "$J" "$WORK/amon.out" >"$WORK/folded-elided"
+expect_eq "folded --elide=run: share under big" \
+	"$(awk '$1 == "main;big;share" { print $2 }' "$WORK/folded-elided")" 9000
+expect_eq "folded --elide=run: keep" "$(awk '$1 == "main;keep" { print $2 }' "$WORK/folded-elided")" 192
+
 # ---- 4. json: contexts, arcs and totals against -S and the call graph ----
 "$APROF" --format=json "$J" "$WORK/amon.out" >"$WORK/json"
 if python3 "$top_srcdir/tests/json-check.py" "$WORK/json" "$WORK/contexts" "$WORK/report"; then
