@@ -11,7 +11,17 @@
 #               parser);
 #   SQLite 3    the amalgamation (sqlite3.c, generated from Debian's tree with
 #               tclsh) and SQLite's own test/speedtest1.c, on an in-memory
-#               database (--memdb).
+#               database (--memdb);
+#   JsonCpp     a C++ library built on the standard library's strings, maps,
+#               vectors and streams (Debian's libjsoncpp), driven by its own
+#               test runner (src/jsontestrunner/main.cpp), which parses a JSON
+#               document, prints its value tree, writes it back with
+#               StyledWriter and parses that again: the benchmark "jsoncpp",
+#               on a document of JSON_N generated records.  Every inline
+#               routine of the C++ headers calls the hooks too, so it is also
+#               built with -finstrument-functions-exclude-file-list=/usr/include
+#               (variants marked "headers excluded"): the flags a user builds a
+#               C++ program with decide its overhead (README).
 # Each is built four times at the same flags (CFLAGS, default -O2 -g):
 #   bare         no instrumentation;
 #   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
@@ -19,7 +29,10 @@
 #   aprof        -finstrument-functions, linked with libaprof;
 #   static       the same, with libaprof linked in (libaprof.a): the hooks
 #                called directly, their thread-local state without the GOT;
-#   gprof        -pg.
+#   gprof        -pg;
+#   emptyx, aprofx, staticx   (jsoncpp only) empty, aprof and static with
+#                the routines of system headers (/usr/include: libstdc++'s
+#                templates) not instrumented.
 # and run as these variants:
 #   bare, empty hooks, gprof     the builds;
 #   aprof                        the aprof build, cycle counter (the default);
@@ -27,6 +40,8 @@
 #   aprof static, aprof sample static   the static build, both clocks;
 #   aprof no heap                the aprof build, APROF_HEAP=0 (allocations
 #                                not followed: the hooks' share);
+#   empty hooks, aprof, aprof sample, aprof sample static, headers excluded
+#                                (jsoncpp only) the same on the x builds;
 #   uftrace                      uftrace record on the -pg build;
 #   callgrind                    valgrind --tool=callgrind on the bare build;
 # the last two on a smaller input (they are 10-60 times slower), against the
@@ -54,11 +69,12 @@
 #   BENCH_ROUNDS       paired rounds on the full inputs (default 5)
 #   BENCH_SMALL_ROUNDS paired rounds on the small inputs (default 3)
 #   BENCH_ONLY         benchmarks to run (default: all, "fib binary-trees
-#                      strings parser speedtest1")
+#                      strings parser speedtest1 jsoncpp")
 #   CFLAGS             build flags of every variant (default -O2 -g)
-#   FIB_N, TREES_N, STRINGS_N, PARSER_N, SQLITE_SIZE  the full inputs, and
-#   FIB_SMALL, TREES_SMALL, STRINGS_SMALL, PARSER_SMALL, SQLITE_SMALL
-# Needs gcc, make, tclsh (Debian's tcl), valgrind, uftrace, apt-get and
+#   FIB_N, TREES_N, STRINGS_N, PARSER_N, SQLITE_SIZE, JSON_N  the full inputs,
+#   and FIB_SMALL, TREES_SMALL, STRINGS_SMALL, PARSER_SMALL, SQLITE_SMALL,
+#   JSON_SMALL
+# Needs gcc, g++, make, tclsh (Debian's tcl), valgrind, uftrace, apt-get and
 # dpkg-source; tcl, valgrind and uftrace are installed when missing and run
 # as root (uftrace and callgrind are left out when they cannot be had).
 set -eu
@@ -74,7 +90,7 @@ LIBDIR=$top_builddir/runtime/.libs
 RESULTS=${BENCH_RESULTS:-$top_srcdir/benchmarks/RESULTS.md}
 ROUNDS=${BENCH_ROUNDS:-5}
 SMALL_ROUNDS=${BENCH_SMALL_ROUNDS:-3}
-BENCHES=${BENCH_ONLY:-fib binary-trees strings parser speedtest1}
+BENCHES=${BENCH_ONLY:-fib binary-trees strings parser speedtest1 jsoncpp}
 CFLAGS=${CFLAGS:--O2 -g}
 FIB_N=${FIB_N:-35}
 FIB_SMALL=${FIB_SMALL:-31}
@@ -86,11 +102,13 @@ PARSER_N=${PARSER_N:-4000}
 PARSER_SMALL=${PARSER_SMALL:-700}
 SQLITE_SIZE=${SQLITE_SIZE:-40}
 SQLITE_SMALL=${SQLITE_SMALL:-8}
+JSON_N=${JSON_N:-40000}
+JSON_SMALL=${JSON_SMALL:-5000}
 
 if [ ! -x "$APROF" ] || [ ! -f "$LIBDIR/libaprof.so" ]; then
 	die "no aprof/aprof or runtime/.libs/libaprof.so under $top_builddir: run make first (or set top_builddir)"
 fi
-for tool in gcc make awk; do
+for tool in gcc g++ make awk; do
 	command -v "$tool" >/dev/null 2>&1 || die "$tool is needed"
 done
 WORK=${APROF_BENCH_DIR:-$top_builddir/benchmarks/work}
@@ -123,19 +141,35 @@ command -v valgrind >/dev/null 2>&1 || apt_install valgrind || HAVE_VALGRIND=0
 . "$here/debian-source.sh"
 lua_src() { for d in "$WORK"/src/lua5.4-*/src; do [ -f "$d/lua.c" ] && { echo "$d"; return 0; }; done; return 1; }
 sqlite_src() { for d in "$WORK"/src/sqlite3-3.*; do [ -f "$d/test/speedtest1.c" ] && { echo "$d"; return 0; }; done; return 1; }
-if ! LUASRC=$(lua_src); then
-	say "fetching Lua 5.4's source (Debian lua5.4) into $WORK/src"
-	debian_source lua5.4 "$WORK" >&2 || die "apt-get source lua5.4 failed"
-	LUASRC=$(lua_src) || die "apt-get source lua5.4 left no lua5.4-*/src/lua.c in $WORK/src"
-fi
-if ! SQLSRC=$(sqlite_src); then
-	say "fetching SQLite 3's source (Debian sqlite3) into $WORK/src"
-	debian_source sqlite3 "$WORK" >&2 || die "apt-get source sqlite3 failed"
-	SQLSRC=$(sqlite_src) || die "apt-get source sqlite3 left no sqlite3-3.*/test/speedtest1.c in $WORK/src"
-fi
+json_src() { for d in "$WORK"/src/libjsoncpp-*; do [ -f "$d/src/jsontestrunner/main.cpp" ] && { echo "$d"; return 0; }; done; return 1; }
+# bench_prog BENCH: the program it runs, lua, sqlite or json.
+bench_prog() { case $1 in speedtest1) echo sqlite ;; jsoncpp) echo json ;; *) echo lua ;; esac; }
+# uses PROGRAM: whether a benchmark to run needs it (only those are fetched and built).
+uses() { for b in $BENCHES; do [ "$(bench_prog "$b")" != "$1" ] || return 0; done; return 1; }
+LUASRC= SQLSRC= JSONSRC=
 cmd "# sources: Debian bookworm's, through a private apt state (benchmarks/debian-source.sh)"
-cmd "apt-get source lua5.4     # $(basename "$(dirname "$LUASRC")")"
-cmd "apt-get source sqlite3    # $(basename "$SQLSRC")"
+# source_tree FINDER PACKAGE WHAT: the tree FINDER finds in $WORK/src, fetched with
+# apt-get source PACKAGE first if it is not there (WHAT: what FINDER looks for).
+source_tree() {
+	if ! "$1" >/dev/null; then
+		say "fetching Debian's $2 into $WORK/src"
+		debian_source "$2" "$WORK" >&2 || die "apt-get source $2 failed"
+		"$1" >/dev/null || die "apt-get source $2 left no $3 in $WORK/src"
+	fi
+	"$1"
+}
+if uses lua; then
+	LUASRC=$(source_tree lua_src lua5.4 "lua5.4-*/src/lua.c") || exit 1
+	cmd "apt-get source lua5.4     # $(basename "$(dirname "$LUASRC")")"
+fi
+if uses sqlite; then
+	SQLSRC=$(source_tree sqlite_src sqlite3 "sqlite3-3.*/test/speedtest1.c") || exit 1
+	cmd "apt-get source sqlite3    # $(basename "$SQLSRC")"
+fi
+if uses json; then
+	JSONSRC=$(source_tree json_src libjsoncpp "libjsoncpp-*/src/jsontestrunner/main.cpp") || exit 1
+	cmd "apt-get source libjsoncpp # $(basename "$JSONSRC")"
+fi
 
 # ---- tools ------------------------------------------------------------------------
 # aprof and libaprof as they are now, copied: a rebuild of the tree while the
@@ -156,7 +190,10 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 
 # ---- builds -------------------------------------------------------------------------
 # variant_flags VARIANT: the compiler flags, then (after a |) the link flags.
-EMPTY=$here/empty-hooks.c
+# The x builds leave the routines of system headers uninstrumented (jsoncpp).
+EMPTY=$P/tools/empty-hooks.o
+gcc -O2 -c -o "$EMPTY" "$here/empty-hooks.c" || die "building benchmarks/empty-hooks.c failed"
+XFLAGS=-finstrument-functions-exclude-file-list=/usr/include
 variant_flags() {
 	case $1 in
 	bare) echo "$CFLAGS|" ;;
@@ -164,28 +201,33 @@ variant_flags() {
 	aprof) echo "$CFLAGS -finstrument-functions|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
 	static) echo "$CFLAGS -finstrument-functions|$LIBDIR/libaprof.a -lz" ;;
 	gprof) echo "$CFLAGS -pg|" ;;
+	emptyx) echo "$CFLAGS -finstrument-functions $XFLAGS|$EMPTY" ;;
+	aprofx) echo "$CFLAGS -finstrument-functions $XFLAGS|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
+	staticx) echo "$CFLAGS -finstrument-functions $XFLAGS|$LIBDIR/libaprof.a -lz" ;;
 	esac
 }
 BUILDS="bare empty aprof static gprof"
+XBUILDS="$BUILDS emptyx aprofx staticx"
 
-# makefile DIR PROGRAM VPATH EXTRA-CFLAGS OBJS LIBS VARIANT: writes DIR/Makefile
-# (only when it changes, so a second run rebuilds nothing).
+# makefile DIR PROGRAM VPATH EXTRA-CFLAGS OBJS LIBS VARIANT [c++]: writes
+# DIR/Makefile (only when it changes, so a second run rebuilds nothing); C, or
+# C++ from .cpp files with g++.
 makefile() {
 	mkdir -p "$1"
 	flags=$(variant_flags "$7")
 	{
 		echo "# generated by benchmarks/perf.sh: $2, $7"
 		echo "VPATH = $3"
-		echo "CC = gcc"
+		if [ "${8:-c}" = c++ ]; then echo "CC = g++"; else echo "CC = gcc"; fi
 		echo "CFLAGS = ${flags%%|*} $4"
 		echo "LDFLAGS = ${flags#*|}"
 		echo "LIBS = $6"
 		echo "OBJS = $5"
 		# a static build is linked again whenever libaprof.a changes
-		echo "$2: \$(OBJS) $(case $7 in static) echo "$LIBDIR/libaprof.a" ;; esac)"
+		echo "$2: \$(OBJS) $(case $7 in static | staticx) echo "$LIBDIR/libaprof.a" ;; esac)"
 		# shellcheck disable=SC2016
 		printf '\t$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)\n'
-		echo "%.o: %.c Makefile"
+		if [ "${8:-c}" = c++ ]; then echo "%.o: %.cpp Makefile"; else echo "%.o: %.c Makefile"; fi
 		# shellcheck disable=SC2016
 		printf '\t$(CC) $(CFLAGS) -c -o $@ $<\n'
 	} >"$1/Makefile.new"
@@ -195,41 +237,74 @@ makefile() {
 # Lua, as benchmarks/lua.sh builds it (see there): Lua's own src/*.c but
 # luac.c, with the flags of its Makefile's linux target and the two that make
 # runs deterministic (a constant string-hash seed, one-line API string cache).
-lua_multiarch_header "$P/lua/include"
-lua_objs=
-for f in "$LUASRC"/*.c; do
-	f=${f##*/}
-	[ "$f" = luac.c ] || lua_objs="$lua_objs ${f%.c}.o"
-done
 LUA_DEFS="-std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -D'luai_makeseed(L)=0x2545f491u' -DSTRCACHE_N=1 -DSTRCACHE_M=2 -I$P/lua/include"
-for v in $BUILDS; do
-	makefile "$P/lua/$v" lua "$LUASRC" "$LUA_DEFS" "$lua_objs" "-Wl,-E -lm -ldl" "$v"
-done
+targets=
+if uses lua; then
+	lua_multiarch_header "$P/lua/include"
+	lua_objs=
+	for f in "$LUASRC"/*.c; do
+		f=${f##*/}
+		[ "$f" = luac.c ] || lua_objs="$lua_objs ${f%.c}.o"
+	done
+	for v in $BUILDS; do
+		makefile "$P/lua/$v" lua "$LUASRC" "$LUA_DEFS" "$lua_objs" "-Wl,-E -lm -ldl" "$v"
+		targets="$targets lua/$v"
+	done
+fi
 
 # SQLite: the amalgamation, made once by SQLite's own build (configure; make
 # sqlite3.c, which runs tclsh), then sqlite3.c and speedtest1.c compiled.
 AMALG=$P/sqlite/amalgamation
-if [ ! -f "$AMALG/sqlite3.c" ]; then
-	say "making SQLite's amalgamation in $AMALG"
-	mkdir -p "$AMALG"
-	(cd "$AMALG" && "$SQLSRC/configure" --disable-tcl >configure.log 2>&1 && make sqlite3.c >make.log 2>&1) ||
-		die "making sqlite3.c failed: see $AMALG/configure.log and make.log"
-fi
 SQL_DEFS="-DSQLITE_OMIT_LOAD_EXTENSION -I$AMALG"
-for v in $BUILDS; do
-	makefile "$P/sqlite/$v" speedtest1 "$AMALG:$SQLSRC/test" "$SQL_DEFS" "sqlite3.o speedtest1.o" "-lm -lpthread" "$v"
-done
+if uses sqlite; then
+	if [ ! -f "$AMALG/sqlite3.c" ]; then
+		say "making SQLite's amalgamation in $AMALG"
+		mkdir -p "$AMALG"
+		(cd "$AMALG" && "$SQLSRC/configure" --disable-tcl >configure.log 2>&1 && make sqlite3.c >make.log 2>&1) ||
+			die "making sqlite3.c failed: see $AMALG/configure.log and make.log"
+	fi
+	for v in $BUILDS; do
+		makefile "$P/sqlite/$v" speedtest1 "$AMALG:$SQLSRC/test" "$SQL_DEFS" "sqlite3.o speedtest1.o" "-lm -lpthread" "$v"
+		targets="$targets sqlite/$v"
+	done
+fi
+
+# JsonCpp: its library's three sources and its test runner.
+JSON_DEFS="-I$JSONSRC/include -I$JSONSRC/src/lib_json"
+if uses json; then
+	for v in $XBUILDS; do
+		makefile "$P/json/$v" jsontestrunner "$JSONSRC/src/lib_json:$JSONSRC/src/jsontestrunner" "$JSON_DEFS" \
+			"json_reader.o json_value.o json_writer.o main.o" "" "$v" c++
+		targets="$targets json/$v"
+	done
+fi
+# its inputs: JSON_N and JSON_SMALL records of a deterministic document
+json_input() { # RECORDS FILE
+	[ -f "$2" ] && [ "$(sed -n 1p "$2.n" 2>/dev/null)" = "$1" ] && return 0
+	awk -v n="$1" 'BEGIN {
+		x = 12345; printf "[\n"
+		for (i = 0; i < n; i++) {
+			x = (x * 1103515245 + 12345) % 2147483648
+			printf "%s{\"id\": %d, \"name\": \"item-%d\", \"price\": %d.%02d, \"tags\": [\"t%d\", \"t%d\", \"t%d\"], \"active\": %s, \"dims\": {\"w\": %d, \"h\": %d, \"d\": %d}, \"note\": null}",
+				(i ? ",\n" : ""), i, x % 100000, x % 1000, x % 100, x % 7, x % 11, x % 13,
+				(x % 2 ? "true" : "false"), x % 97, x % 89, x % 83
+		}
+		printf "\n]\n" }' >"$2" && echo "$1" >"$2.n"
+}
+if uses json; then
+	json_input "$JSON_N" "$P/json/full.json"
+	json_input "$JSON_SMALL" "$P/json/small.json"
+fi
 
 {
-	echo "# generated by benchmarks/perf.sh: every build, in parallel"
-	echo "all: $(for v in $BUILDS; do printf ' lua/%s sqlite/%s' "$v" "$v"; done)"
-	for v in $BUILDS; do
-		printf 'lua/%s:\n\t+$(MAKE) -s -C lua/%s lua\n' "$v" "$v"
-		printf 'sqlite/%s:\n\t+$(MAKE) -s -C sqlite/%s speedtest1\n' "$v" "$v"
+	echo "# generated by benchmarks/perf.sh: every build the benchmarks need, in parallel"
+	echo "all:$targets"
+	for t in $targets; do
+		printf '%s:\n\t+$(MAKE) -s -C %s %s\n' "$t" "$t" "$(case $t in lua/*) echo lua ;; sqlite/*) echo speedtest1 ;; json/*) echo jsontestrunner ;; esac)"
 	done
-	echo ".PHONY: all $(for v in $BUILDS; do printf ' lua/%s sqlite/%s' "$v" "$v"; done)"
+	echo ".PHONY: all$targets"
 } >"$P/Makefile"
-say "building lua and speedtest1 as $BUILDS, $CFLAGS (make -j$jobs in $P)"
+say "building$targets, $CFLAGS (make -j$jobs in $P)"
 make -s -C "$P" -j"$jobs" all >&2 || die "a build failed (make -C $P)"
 cmd ""
 cmd "# builds, through generated Makefiles (benchmarks/work/perf/{lua,sqlite}/VARIANT/Makefile);"
@@ -243,10 +318,11 @@ cmd "(lua)    gcc \$CFLAGS -o lua *.o \$LDFLAGS -Wl,-E -lm -ldl"
 cmd "(sqlite) configure --disable-tcl && make sqlite3.c   # the amalgamation, once"
 cmd "(sqlite) gcc \$CFLAGS $SQL_DEFS -c sqlite3.c test/speedtest1.c"
 cmd "(sqlite) gcc \$CFLAGS -o speedtest1 sqlite3.o speedtest1.o \$LDFLAGS -lm -lpthread"
+cmd "(json)   g++ \$CFLAGS $JSON_DEFS -c src/lib_json/*.cpp src/jsontestrunner/main.cpp"
+cmd "(json)   g++ \$CFLAGS -o jsontestrunner *.o \$LDFLAGS   # also emptyx, aprofx, staticx: \$CFLAGS $XFLAGS"
 
 # ---- runs -------------------------------------------------------------------------------
-# bench_prog BENCH: lua or sqlite.  bench_args BENCH full|small: its arguments.
-bench_prog() { case $1 in speedtest1) echo sqlite ;; *) echo lua ;; esac; }
+# bench_args BENCH full|small: its arguments.
 bench_args() {
 	case $1:$2 in
 	fib:full) echo "fib.lua $FIB_N" ;;
@@ -259,10 +335,12 @@ bench_args() {
 	parser:small) echo "parser.lua $PARSER_SMALL" ;;
 	speedtest1:full) echo "--size $SQLITE_SIZE --memdb" ;;
 	speedtest1:small) echo "--size $SQLITE_SMALL --memdb" ;;
+	jsoncpp:full) echo "full.json" ;;
+	jsoncpp:small) echo "small.json" ;;
 	*) die "no benchmark $1" ;;
 	esac
 }
-exe_name() { case $(bench_prog "$1") in lua) echo lua ;; sqlite) echo speedtest1 ;; esac; }
+exe_name() { case $(bench_prog "$1") in lua) echo lua ;; sqlite) echo speedtest1 ;; json) echo jsontestrunner ;; esac; }
 # the build each variant runs
 variant_build() {
 	case $1 in
@@ -271,6 +349,9 @@ variant_build() {
 	aprof | sample | noheap) echo aprof ;;
 	static | ssample) echo static ;;
 	gprof | uftrace) echo gprof ;;
+	emptyx) echo emptyx ;;
+	aprofx | samplex) echo aprofx ;;
+	ssamplex) echo staticx ;;
 	esac
 }
 variant_label() {
@@ -285,9 +366,16 @@ variant_label() {
 	gprof) echo "gprof" ;;
 	uftrace) echo "uftrace" ;;
 	callgrind) echo "callgrind" ;;
+	emptyx) echo "empty hooks, headers excluded" ;;
+	aprofx) echo "aprof, headers excluded" ;;
+	samplex) echo "aprof sample, headers excluded" ;;
+	ssamplex) echo "aprof sample static, headers excluded" ;;
 	esac
 }
 FULL_VARIANTS="bare empty aprof sample noheap static ssample gprof"
+X_VARIANTS="emptyx aprofx samplex ssamplex"
+# full_variants BENCH: the variants run on BENCH's full input.
+full_variants() { case $1 in jsoncpp) echo "$FULL_VARIANTS $X_VARIANTS" ;; *) echo "$FULL_VARIANTS" ;; esac; }
 SMALL_VARIANTS="bare aprof"
 SMALL_ONLY=
 [ "$HAVE_UFTRACE" -eq 0 ] || SMALL_ONLY="$SMALL_ONLY uftrace"
@@ -301,12 +389,13 @@ SMALL_VARIANTS="$SMALL_VARIANTS$SMALL_ONLY"
 setup_runs() {
 	exe=$(exe_name "$1")
 	prog=$(bench_prog "$1")
-	for v in $FULL_VARIANTS $SMALL_VARIANTS; do
+	for v in $(full_variants "$1") $SMALL_VARIANTS; do
 		d=$P/run/$1/$2/$v
 		rm -rf "$d"
 		mkdir -p "$d"
 		ln -s "$P/$prog/$(variant_build "$v")/$exe" "$d/$exe"
 		[ "$prog" != lua ] || cp "$here/lua/$(bench_args "$1" "$2" | cut -d' ' -f1)" "$d/"
+		[ "$prog" != json ] || ln -s "$P/json/$(bench_args "$1" "$2")" "$d/"
 	done
 }
 
@@ -329,7 +418,7 @@ run() {
 	rm -rf "$d/amon.out" "$d/gmon.out" "$d/uftrace.data" "$d/callgrind.out" "$d/times"
 	# shellcheck disable=SC2086
 	case $v in
-	sample | ssample) (cd "$d" && APROF_CLOCK=sample "$MEASURE" times $exe $args >out 2>err) ;;
+	sample | ssample | samplex | ssamplex) (cd "$d" && APROF_CLOCK=sample "$MEASURE" times $exe $args >out 2>err) ;;
 	noheap) (cd "$d" && APROF_HEAP=0 "$MEASURE" times $exe $args >out 2>err) ;;
 	uftrace) (cd "$d" && "$MEASURE" times uftrace record -d uftrace.data $exe $args >out 2>err) ;;
 	callgrind) (cd "$d" && "$MEASURE" times valgrind --tool=callgrind --callgrind-out-file=callgrind.out \
@@ -339,9 +428,13 @@ run() {
 	read -r secs rss _ <"$d/times"
 	prof=- chg=- ana=-
 	case $v in
-	aprof | sample | noheap | static | ssample)
+	aprof | sample | noheap | static | ssample | aprofx | samplex | ssamplex)
 		prof=$(size_of "$d/amon.out")
 		chg=$(charged "$d/$exe" "$d/amon.out" "$d/threads")
+		# the calls of the x builds, fewer: their ns/call divide by these
+		if [ "$v" = aprofx ] && [ ! -s "$P/data/$bench.$size.statsx" ]; then
+			"$APROF" --stats "$d/$exe" "$d/amon.out" >"$P/data/$bench.$size.statsx" 2>/dev/null
+		fi
 		if [ "$v" = aprof ]; then
 			rm -f "$d/times"
 			"$MEASURE" "$d/times" "$APROF" -b "$d/$exe" "$d/amon.out" >/dev/null ||
@@ -378,7 +471,7 @@ for bench in $BENCHES; do
 	for size in full small; do
 		setup_runs "$bench" "$size"
 		rm -f "$P/data/$bench.$size" "$P/data/$bench.$size".*
-		if [ "$size" = full ]; then vs=$FULL_VARIANTS n=$ROUNDS; else vs=$SMALL_VARIANTS n=$SMALL_ROUNDS; fi
+		if [ "$size" = full ]; then vs=$(full_variants "$bench") n=$ROUNDS; else vs=$SMALL_VARIANTS n=$SMALL_ROUNDS; fi
 		say "$bench, $size input ($(bench_args "$bench" "$size")): $n rounds of $vs"
 		r=1
 		while [ "$r" -le "$n" ]; do
@@ -393,10 +486,11 @@ read_ns=$(cat "$P/data/clock."[123] | awk '$1 == "counter" { print $2 }' | sort 
 gettime_ns=$(cat "$P/data/clock."[123] | awk '$1 == "monotonic" { print $2 }' | sort -n | sed -n 2p)
 
 # ---- tables ---------------------------------------------------------------------------------
-# summarise BENCH SIZE CALLS: one line per variant of the data file:
+# summarise BENCH SIZE CALLS [CALLSX]: one line per variant of the data file
+# (the x variants' ns/call divide by CALLSX, their own calls):
 #   variant median-s ratio ns/call beyond-reads rss-KiB profile-bytes charged/bare analysis-s charged/empty
 summarise() {
-	awk -v calls="$3" -v read_ns="$read_ns" '
+	awk -v calls="$3" -v callsx="${4:-$3}" -v read_ns="$read_ns" '
 		function median(a, n,   i, j, t) {
 			if (n == 0) return "-"
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -409,7 +503,8 @@ summarise() {
 			for (k = 1; k <= nl; k++) {
 				split(line[k], f, " ")
 				v = f[2]; i = ++cnt[v]; b = bare[f[1]]
-				secs[v, i] = f[3]; ratio[v, i] = f[3] / b; extra[v, i] = (f[3] - b) / calls * 1e9
+				secs[v, i] = f[3]; ratio[v, i] = f[3] / b
+				extra[v, i] = (f[3] - b) / (v ~ /x$/ ? callsx : calls) * 1e9
 				rss[v, i] = f[4]; prof[v, i] = f[5]
 				if (f[6] != "-") chg[v, i] = f[6] / b
 				if (f[6] != "-" && (f[1] in empty)) chge[v, i] = f[6] / empty[f[1]]
@@ -433,6 +528,7 @@ summarise() {
 		}' "$P/data/$1.$2"
 }
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$P/data/$1.stats"; }
+statx_of() { awk -v k="$2" '$1 == k { print $2 }' "$P/data/$1.statsx" 2>/dev/null; }
 human() { # bytes -> KiB/MiB
 	awk -v b="$1" 'BEGIN { if (b == "-") print "-"; else if (b < 10240) printf "%d B\n", b;
 		else if (b < 10485760) printf "%.1f KiB\n", b / 1024; else printf "%.1f MiB\n", b / 1048576 }'
@@ -442,7 +538,7 @@ kib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB\n", k / 1024 }'; }
 for bench in $BENCHES; do
 	for size in full small; do
 		calls=$(stat_of "$bench.$size" calls)
-		summarise "$bench" "$size" "$calls" >"$P/data/$bench.$size.summary"
+		summarise "$bench" "$size" "$calls" "$(statx_of "$bench.$size" calls)" >"$P/data/$bench.$size.summary"
 	done
 done
 
@@ -451,8 +547,8 @@ out=$P/RESULTS.md
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 hyper=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p' | head -n 1)
 clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo ?)
-lua_version=$(basename "$(dirname "$LUASRC")")
-sqlite_version=$(basename "$SQLSRC")
+lua_version=$(if [ -n "$LUASRC" ]; then basename "$(dirname "$LUASRC")"; else echo "(not run) Lua"; fi)
+sqlite_version=$(if [ -n "$SQLSRC" ]; then basename "$SQLSRC"; else echo "(not run) SQLite"; fi)
 elapsed=$(($(date +%s) - started))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 {
@@ -464,7 +560,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "- machine: $(nproc) CPUs, $cpu${hyper:+ (virtual machine, $hyper)}; Linux $(uname -r); clock source $clocksource"
 	echo "- compiler: $(gcc --version | head -n 1); every build \`$CFLAGS\`"
 	echo "- aprof: ${revision:-?} (aprof/aprof and runtime/.libs/libaprof.so, copied at the start)"
-	echo "- programs: Debian's $lua_version (the lua interpreter) and $sqlite_version (amalgamation + test/speedtest1.c)"
+	echo "- programs: Debian's $lua_version (the lua interpreter), $sqlite_version (amalgamation + test/speedtest1.c) and $(if [ -n "$JSONSRC" ]; then basename "$JSONSRC"; else echo "(not run) JsonCpp"; fi) (src/lib_json + src/jsontestrunner, C++)"
 	echo "- one cycle-counter read (benchmarks/clock-cost.c, median of 3 in this run): $read_ns ns; one clock_gettime(CLOCK_MONOTONIC): $gettime_ns ns"
 	echo "- paired rounds: $ROUNDS on the full inputs, $SMALL_ROUNDS on the small ones (uftrace, callgrind)"
 	echo
@@ -524,12 +620,12 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	printf '\n|---|'
 	for bench in $BENCHES; do printf -- '---:|'; done
 	echo
-	for v in $FULL_VARIANTS $SMALL_ONLY; do
+	for v in $FULL_VARIANTS $X_VARIANTS $SMALL_ONLY; do
 		[ "$v" != bare ] || continue
-		case " $FULL_VARIANTS " in *" $v "*) size=full ;; *) size=small ;; esac
+		case " $FULL_VARIANTS $X_VARIANTS " in *" $v "*) size=full ;; *) size=small ;; esac
 		printf '| %s%s |' "$(variant_label "$v")" "$([ "$size" = small ] && echo ' (small input)')"
 		for bench in $BENCHES; do
-			printf ' %sx |' "$(awk -v v="$v" '$1 == v { printf "%.2f", $3 }' "$P/data/$bench.$size.summary")"
+			printf ' %s |' "$(awk -v v="$v" '$1 == v { r = sprintf("%.2fx", $3) } END { print r == "" ? "-" : r }' "$P/data/$bench.$size.summary")"
 		done
 		echo
 	done
@@ -568,6 +664,15 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 			"$(awk -v m="$mem" -v r="$rss" 'BEGIN { printf "%s %.1f MiB (%s)", m <= 16 * 1048576 ? "yes," : "**no**,", m / 1048576, r }')"
 	done
 	echo
+	if [ -f "$P/data/jsoncpp.full.summary" ]; then
+		f=$P/data/jsoncpp.full.summary
+		echo "C++ and system headers (jsoncpp): $(stat_of jsoncpp.full calls) calls with every routine"
+		echo "instrumented, $(statx_of jsoncpp.full calls) with \`$XFLAGS\`; gprof's mcount counted"
+		echo "$(cat "$P/data/jsoncpp.full.gcalls" 2>/dev/null || echo ?).  Sampling against gprof, headers excluded (target: at most 1.25 times gprof's):"
+		awk '$1 == "gprof" { g = $3 } $1 == "samplex" { s = $3 } $1 == "ssamplex" { t = $3 }
+			END { printf "sample %.2fx, sample static %.2fx, gprof %.2fx: %.2f and %.2f times gprof'"'"'s.\n", s, t, g, s / g, t / g }' "$f"
+		echo
+	fi
 	echo "## Notes"
 	echo
 	echo "- *aprof* and *aprof sample* follow allocations (the default); *aprof no heap* is the same"
@@ -593,6 +698,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	sed "s|$P/|benchmarks/work/perf/|g; s|$here/|benchmarks/|g; s|$top_builddir/||g; s|$WORK/|benchmarks/work/|g" "$P/commands"
 	echo
 	echo "# runs, each timed by benchmarks/measure.c (fork, exec, wait4) in its own directory"
+	echo "# jsoncpp's inputs: benchmarks/work/perf/json/{full,small}.json, JSON_N=$JSON_N and JSON_SMALL=$JSON_SMALL generated records"
 	for bench in $BENCHES; do
 		exe=./$(exe_name "$bench")
 		echo "# $bench: bare, empty hooks, aprof, gprof: $exe $(bench_args "$bench" full)   (each its build)"
