@@ -195,7 +195,48 @@ static void put_cycles(FILE *out, const struct profile *p)
 }
 
 
-void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p)
+/* The index in "contexts" of context C of D. */
+static size_t context_index(const struct amon_data *d, const struct amon_context_info *c)
+{
+	size_t n = 0;
+	int t;
+
+	for (t = 0; t < d->nthreads; n += d->threads[t++].ncontexts)
+		if (c >= d->threads[t].contexts && c < d->threads[t].contexts + d->threads[t].ncontexts)
+			return n + (size_t)(c - d->threads[t].contexts);
+	return n;
+}
+
+
+/* The rows of --types (types.h), the unknown one with "type": null. */
+static void put_types(FILE *out, const struct amon_data *d, const struct types_table *tt)
+{
+	size_t i;
+	int k;
+
+	fputs(",\n\"types\":[", out);
+	for (i = 0; i < tt->n; i++) {
+		const struct types_row *r = &tt->rows[i];
+
+		fprintf(out, "%s\n {\"type\":", i > 0 ? "," : "");
+		if (r->name != NULL)
+			put_string(out, r->name);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"allocs\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"kept\":%" PRIu64
+			",\"peak\":%" PRIu64 ",\"shared\":%s,\"paths\":[", r->allocs, r->bytes,
+			r->kept, r->peak, r->shared ? "true" : "false");
+		for (k = 0; k < TYPES_PATHS && r->paths[k].c != NULL; k++)
+			fprintf(out, "%s{\"context\":%zu,\"bytes\":%" PRIu64 "}", k > 0 ? "," : "",
+				context_index(d, r->paths[k].c), r->paths[k].bytes);
+		fputs("]}", out);
+	}
+	fputs("]", out);
+}
+
+
+void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
+		const struct types_table *types)
 {
 	fputs("{\"format\":\"aprof\",\"version\":1,\n", out);
 	put_metadata(out, exe, d, p);
@@ -203,5 +244,7 @@ void json_write(FILE *out, const char *exe, const struct amon_data *d, const str
 	put_arcs(out, p);
 	put_contexts(out, d, p);
 	put_cycles(out, p);
+	if (types != NULL)
+		put_types(out, d, types);
 	fputs("}\n", out);
 }

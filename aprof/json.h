@@ -8,15 +8,18 @@
 #include <stdio.h>
 
 #include "aprof/profile.h"
+#include "aprof/types.h"
 
 /*
 ** Writes P (built from D, of program EXE) as one JSON object: metadata
 ** (program, build-id, clock, metric and unit, totals, threads), routines,
 ** arcs (incoming and outgoing values), contexts (histories with marks and
-** every counter, in ticks and bytes) and cycles.  Routine and arc values are
+** every counter, in ticks and bytes), cycles and, unless TYPES is NULL (no
+** heap data), the allocated types (--types).  Routine and arc values are
 ** in P's metric, whole units: ticks for time (metadata.scale per second),
 ** bytes or allocations.
 */
-void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p);
+void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
+		const struct types_table *types);
 
 #endif /* APROF_APROF_JSON_H */

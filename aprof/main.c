@@ -491,6 +491,23 @@ static void write_dot(FILE *out, const struct options *o, const struct amon_data
 }
 
 
+/* --format=json, with the allocated types when D has heap data. */
+static void write_json(FILE *out, const struct options *o, const struct amon_data *d,
+		       const struct symbols *syms, const struct profile *p)
+{
+	struct typeinfo *ti = NULL;
+	struct types_table *t = NULL;
+
+	if (d->heap.flags & AMON_HEAP_ON) {
+		ti = typeinfo_load(d, o->exe);
+		t = types_build(d, syms, ti, -1);
+	}
+	json_write(out, o->exe, d, p, t);
+	types_free(t);
+	typeinfo_free(ti);
+}
+
+
 /* --types of D on OUT, of thread THREAD only (an index in D->threads) or of all if THREAD < 0. */
 static void print_types(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct symbols *syms, const struct typeinfo *ti, int thread)
@@ -610,7 +627,7 @@ int main(int argc, char **argv)
 	else if (o.format == FORMAT_DOT)
 		write_dot(out, &o, data, syms, prof);
 	else if (o.format == FORMAT_JSON)
-		json_write(out, o.exe, data, prof);
+		write_json(out, &o, data, syms, prof);
 	else
 		write_reports(out, &o, data, syms, prof);
 	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0))

@@ -47,6 +47,16 @@ ROWS
 		"56 16 16 "
 done
 
+# --format=json carries the same table ("types"), the unknown row's type null.
+"$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types failed"
+"$top_builddir/aprof/aprof" --format=json "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
+	>"$WORK/json" 2>/dev/null || fail "aprof --format=json failed"
+expect_eq "json: the types of --types" \
+	"$(python3 -c 'import json, sys
+for t in json.load(open(sys.argv[1]))["types"]:
+    print(t["bytes"], t["allocs"], t["type"] or "<unknown>")' "$WORK/json")" "$(types_rows)"
+
 # The same table per thread (one thread here) and under --threads.
 "$top_builddir/aprof/aprof" --types --threads -b "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
 	>"$WORK/report" 2>/dev/null || fail "aprof --types --threads failed"
