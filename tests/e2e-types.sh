@@ -47,6 +47,14 @@ ROWS
 		"56 16 16 "
 done
 
+# Sampling mode diverts the hooks after an allocation through the jump word, not the
+# probe countdown: the same types.
+types_rows >"$WORK/rows.counter"
+(cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/sample.out" "$top_builddir/tests/s-types-o2" >/dev/null)
+"$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/s-types-o2" "$WORK/sample.out" \
+	>"$WORK/report" 2>/dev/null || fail "aprof --types (sampling) failed"
+expect_eq "APROF_CLOCK=sample: the same types" "$(types_rows)" "$(cat "$WORK/rows.counter")"
+
 # --format=json carries the same table ("types"), the unknown row's type null.
 "$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/s-types-o2" "$WORK/amon.out" \
 	>"$WORK/report" 2>/dev/null || fail "aprof --types failed"
