@@ -15,7 +15,13 @@ run() {
 	out=$1 err=$2
 	shift 2
 	rm -f "$WORK/amon.out"
-	(cd "$WORK" && env APROF_OUT="$WORK/amon.out" "$@" >"$out" 2>"$err")
+	(cd "$WORK" && env --default-signal=HUP,INT,TERM APROF_OUT="$WORK/amon.out" "$@" \
+		>"$out" 2>"$err")
+}
+
+# The number of signal NAME: dash's kill -l knows no names, bash's does.
+signum() {
+	bash -c "kill -l $1"
 }
 
 # Every signal name bash's kill -l prints (dash's has no real-time ones);
@@ -23,7 +29,7 @@ run() {
 names=$(bash -c 'kill -l' 2>/dev/null | tr ' \t' '\n\n' | sed -n 's/^SIG//p')
 [ -n "$names" ] || names=$(kill -l)
 for name in $names; do
-	sig=$(bash -c "kill -l SIG$name" 2>/dev/null || kill -l "$name")
+	sig=$(signum "SIG$name")
 	case $name in
 	KILL | STOP) want=1 ;; # cannot be caught: said
 	*) want=0 ;;
@@ -40,8 +46,7 @@ echo "ok: APROF_DUMP_SIGNAL: every name of kill -l ($(echo $names | wc -w)), wit
 # would end it; the snapshot has the 5 calls before it, the profile at exit
 # all 12.  The dump signal is caught before SIGTERM's default is.
 for v in TERM sigint RTMIN+2 SIGRTMAX-1 USR1; do
-	sig=$(bash -c "kill -l $(echo "$v" | tr a-z A-Z)" 2>/dev/null || echo 0)
-	[ "$sig" != 0 ] || continue
+	sig=$(signum "$(echo "$v" | tr a-z A-Z)")
 	mkdir -p "$WORK/snap"
 	run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL="$v" APROF_OUT="$WORK/snap/amon.out" \
 		"$exe" "$sig" || fail "APROF_DUMP_SIGNAL=$v: exited $?"
@@ -70,7 +75,7 @@ done
 # SIGINT, SIGTERM, SIGHUP at their default: the profile of the 5 calls
 # before the signal, then the default action (the shell sees 128 + SIG).
 for name in INT TERM HUP; do
-	sig=$(kill -l "$name" 2>/dev/null || bash -c "kill -l $name")
+	sig=$(signum "$name")
 	status=0
 	run "$WORK/stdout" "$WORK/err" "$exe" "$sig" || status=$?
 	expect_eq "SIG$name: killed by it" "$status" $((128 + sig))
@@ -109,6 +114,6 @@ expect_eq "the first writer: says it replaced a profile, and what to do" \
 	"$(grep -c "replacing the profile that process [0-9]* wrote during this run; APROF_OUT=amon.out.%p" \
 		"$WORK/first.err")" 1
 # One process writing its own profile again (a snapshot, then exit): nothing said.
-run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL=USR1 "$exe" "$(kill -l USR1)"
+run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL=USR1 "$exe" "$(signum USR1)"
 expect_eq "a snapshot then the exit: lines on stderr" "$(wc -l <"$WORK/err")" 0
 finish
