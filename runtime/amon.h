@@ -305,15 +305,14 @@ amon_code_context(unsigned char *p, uint64_t ref, const uint64_t *h, uint32_t le
 /*
 ** Constructor candidates of allocations (runtime/types.c): after an
 ** allocation returns in a context, the routines entered from that same
-** context until it is left, another allocation is made, AMON_CANDIDATES
-** routines were entered or AMON_WATCH_HOOKS hooks went by.  For new T(args)
+** context until it is left, another allocation is made or AMON_CANDIDATES
+** routines were entered.  For new T(args)
 ** they are the argument routines and then T::T, which tells the type.
 ** Aggregated per (context, size, candidates), never per block; an
 ** allocation with no candidate has no site.  A context's sites count at most
 ** AMON_SITES_MAX (further ones are not recorded: their type is unknown).
 */
 #define AMON_CANDIDATES 4
-#define AMON_WATCH_HOOKS 32
 #define AMON_SITES_MAX 64
 
 /* A type site as both sides hold it in memory (coded by amon_code_site). */

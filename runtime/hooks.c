@@ -178,8 +178,8 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** the guard set (a hook interrupting the runtime: passed through and
 ** counted), the thread's first hook, a probe due, a jump to recover from
 ** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
-** resync is never timed), the hooks after an allocation (types.c diverts
-** them the same way), a transition not cached, a full
+** resync is never timed), an entry or exit watched after an allocation
+** (types.c: a shadow stack made to look full), a transition not cached, a full
 ** shadow stack, an exit that does not match the top entry; and any clock
 ** but the CPU's counter and sampling.
 */
@@ -221,6 +221,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 	aprof_busy = 1;
 	if (t->types.diverted)
 		aprof_types_resume(t);
+	aprof_types_exit(t, fn);
 	if (t->jumped)
 		aprof_probe_reset(t);
 	if (--t->probe != 0)

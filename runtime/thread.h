@@ -60,8 +60,7 @@ struct aprof_thread {
 	size_t sp;                       /* entries in use */
 	size_t cap;                      /* entries mapped */
 	size_t lost;                     /* calls not pushed because the stack could not grow */
-	int jumped;                      /* bit 0: a longjmp or catch happened since the last
-					    hook; APROF_JUMP_WATCH: types.h, sampling only */
+	int jumped;                      /* a longjmp or catch happened since the last hook */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
 	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
 	uint64_t resyncs;                /* entries popped because their exit never came */

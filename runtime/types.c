@@ -1,9 +1,10 @@
 /*
 ** types.c -- constructor candidates of allocations (types.h).  All of it
 ** runs in the hooks' slow path or in the malloc wrappers, never in the
-** hooks' common case: an allocation diverts the next hook the way a jump
-** does (nonlocal.c), by the probe countdown with the CPU's counter or by the
-** jump word while sampling, and each watched hook diverts the next one.
+** hooks' common case: an allocation makes the shadow stack look full at the
+** allocating depth (its capacity lowered), so that only an entry from that
+** depth takes the slow path, and a candidate's exit too (its entry marked
+** APROF_FN_WATCHED, so that the exit does not match it), to watch on.
 */
 #include <config.h>
 
@@ -15,20 +16,21 @@
 #include "types.h"
 
 
-/* Sends T's next hook to the slow path (hooks.c), once. */
+/*
+** Sends T's next entry from depth W->sp to the slow path (hooks.c), once:
+** the common case takes the slow path when the shadow stack looks full, so
+** its capacity is lowered to that depth, for both clocks.  Entries deeper
+** or shallower, and every exit, keep the common case.
+*/
 APROF_NOINSTR static void divert(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->diverted)
+	if (w->diverted || t->sp > w->sp)
 		return;
 	w->diverted = 1;
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
-		t->jumped |= APROF_JUMP_WATCH;
-	} else {
-		w->probe = t->probe;
-		t->probe = 1;
-	}
+	w->cap = t->cap;
+	t->cap = w->sp;
 }
 
 
@@ -37,10 +39,7 @@ APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
 	struct aprof_types_watch *w = &t->types;
 
 	w->diverted = 0;
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		t->jumped &= ~APROF_JUMP_WATCH;
-	else if (t->probe <= 1) /* not redrawn meanwhile (a jump redraws it) */
-		t->probe = w->probe;
+	t->cap = w->cap;
 }
 
 
@@ -78,9 +77,14 @@ APROF_NOINSTR static void finish(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->n > 0)
+	if (w->n > 0) {
 		record(t, w);
+		/* A candidate still running (an allocation inside it) is unmarked. */
+		if (w->sp < t->sp && t->stack[w->sp].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
+			t->stack[w->sp].fn = w->candidate[w->n - 1];
+	}
 	w->ctx = NULL;
+	w->n = 0;
 }
 
 
@@ -90,15 +94,20 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 	struct aprof_types_watch *w = &t->types;
 
 	aprof_busy = 1; /* a signal handler's hooks must not see the watch half made */
-	if (w->ctx != NULL)
+	if (w->n > 0)
 		finish(t);
 	w->ctx = c;
 	w->heap = h;
 	w->sp = t->sp;
+	w->frame = t->sp > 0 ? t->stack[t->sp - 1].frame : 0;
 	w->size = size;
 	w->n = 0;
-	w->budget = AMON_WATCH_HOOKS;
-	divert(t);
+	/* divert(), at this depth, whatever depth an earlier watch lowered the capacity to */
+	if (!w->diverted) {
+		w->cap = t->cap;
+		w->diverted = 1;
+	}
+	t->cap = t->sp;
 	aprof_busy = 0;
 }
 
@@ -106,19 +115,40 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 {
 	struct aprof_types_watch *w = &t->types;
+	struct aprof_frame *f;
 
 	if (w->ctx == NULL)
 		return;
-	if (entry ? t->sp <= w->sp : t->sp < w->sp) {
-		finish(t); /* the allocating context was left (a return, a jump) */
+	if (t->sp <= w->sp) {
+		if (t->sp < w->sp) /* the allocating routine returned (or a jump left it) */
+			finish(t);
+		else
+			divert(t); /* back from a candidate: the next one */
 		return;
 	}
-	if (entry && t->sp == w->sp + 1 && t->stack[w->sp].ctx == w->ctx)
-		w->candidate[w->n++] = t->stack[w->sp].fn;
-	if (w->n == AMON_CANDIDATES || --w->budget == 0)
+	f = &t->stack[w->sp];
+	/* An entry from the allocating context, in the same activation, is a candidate. */
+	if (!entry || t->sp != w->sp + 1 || f->ctx != w->ctx ||
+	    (w->sp > 0 && t->stack[w->sp - 1].frame != w->frame)) {
+		if (entry && t->sp == w->sp + 1)
+			finish(t); /* that activation is gone: the context was left */
+		return;
+	}
+	w->candidate[w->n++] = f->fn;
+	if (w->n == AMON_CANDIDATES)
 		finish(t);
 	else
-		divert(t);
+		f->fn |= APROF_FN_WATCHED; /* its exit takes the slow path, to watch on */
+}
+
+
+/* An exit of FN on T, before its work: a candidate's entry marked by aprof_types_hook is unmarked. */
+APROF_NOINSTR void aprof_types_exit(struct aprof_thread *t, uintptr_t fn)
+{
+	struct aprof_types_watch *w = &t->types;
+
+	if (w->ctx != NULL && w->sp < t->sp && t->stack[w->sp].fn == (fn | APROF_FN_WATCHED))
+		t->stack[w->sp].fn = fn;
 }
 
 

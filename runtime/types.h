@@ -4,10 +4,10 @@
 ** allocation is charged to the caller, and T::T is entered from that same
 ** context just after the allocation returns (after the argument routines:
 ** C++17 [expr.new]/19).  So after each allocation the next hooks take the
-** slow path, the way they do after a jump, and the routines entered from the
+** slow path, the way they do on a full shadow stack, and the routines entered from the
 ** allocating context are noted, until that context is left, another
-** allocation is made, AMON_CANDIDATES were noted or AMON_WATCH_HOOKS hooks
-** went by.  The common case of the hooks is unchanged.
+** allocation is made or AMON_CANDIDATES were noted.  The common case of the
+** hooks is unchanged.
 */
 #ifndef APROF_RUNTIME_TYPES_H
 #define APROF_RUNTIME_TYPES_H
@@ -37,16 +37,16 @@ struct aprof_types_watch {
 	struct aprof_context *ctx;         /* the allocating context; NULL: no watch */
 	struct aprof_heap_counts *heap;    /* its counters, which hold its sites */
 	size_t sp;                         /* shadow-stack entries when it allocated */
+	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
 	uint32_t n;                        /* candidates noted so far */
-	uint32_t budget;                   /* hooks still watched */
-	int diverted;                      /* the next hook is sent to the slow path */
-	uint32_t probe;                    /* the probe countdown, kept while diverted */
+	int diverted;                      /* the shadow stack's capacity is lowered to sp */
+	size_t cap;                        /* its real capacity meanwhile */
 	uintptr_t candidate[AMON_CANDIDATES];
 };
 
-/* aprof_thread.jumped: set with the jump bit while sampling, to send the next hook to the slow path. */
-#define APROF_JUMP_WATCH 2
+/* A candidate's entry marked in the shadow stack, so that its exit takes the slow path. */
+#define APROF_FN_WATCHED ((uintptr_t)1 << 63)
 
 /*
 ** Thread T, in context C whose counters are H, has just allocated SIZE bytes:
@@ -57,7 +57,7 @@ APROF_HIDDEN void aprof_types_allocated(struct aprof_thread *t, struct aprof_con
 
 /*
 ** At a slow-path hook of T whose watch diverted it, before the hook's work:
-** undoes the diversion (gives back the probe countdown, clears the jump bit).
+** gives the shadow stack back its capacity.
 */
 APROF_HIDDEN void aprof_types_resume(struct aprof_thread *t);
 
@@ -66,6 +66,9 @@ APROF_HIDDEN void aprof_types_resume(struct aprof_thread *t);
 ** candidate, or ends the watch, or sends the next hook to the slow path.
 */
 APROF_HIDDEN void aprof_types_hook(struct aprof_thread *t, int entry);
+
+/* An exit of FN on T through the slow path, before its work: unmarks FN's entry if a candidate's. */
+APROF_HIDDEN void aprof_types_exit(struct aprof_thread *t, uintptr_t fn);
 
 /* Sets every site's allocations of counters H to 0 (aprof_restart). */
 APROF_HIDDEN void aprof_types_reset(struct aprof_heap_counts *h);
