@@ -47,8 +47,7 @@ ROWS
 		"56 16 16 "
 done
 
-# Sampling mode diverts the hooks after an allocation through the jump word, not the
-# probe countdown: the same types.
+# Sampling mode (no probe countdown, another common case of the hooks): the same types.
 types_rows >"$WORK/rows.counter"
 (cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/sample.out" "$top_builddir/tests/s-types-o2" >/dev/null)
 "$top_builddir/aprof/aprof" --types -b "$top_builddir/tests/s-types-o2" "$WORK/sample.out" \
