@@ -142,10 +142,7 @@ void amon_write(const struct amon_data *d, const char *path)
 	FILE *f;
 	int k;
 
-	memcpy(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE);
-	h.version = AMON_VERSION;
-	h.byte_order = AMON_BYTE_ORDER;
-	h.header_size = AMON_HEADER_SIZE;
+	amon_header_stamp(&h);
 	put(&b, &h, sizeof h);
 	for (k = 0; k < d->nmodules; k++)
 		put_module(&b, &d->modules[k]);

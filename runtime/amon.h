@@ -7,6 +7,7 @@
 #define APROF_RUNTIME_AMON_H
 
 #include <stdint.h>
+#include <string.h>
 
 /*
 ** Layout.  All integers are in the byte order of the machine that wrote the
@@ -50,6 +51,20 @@ struct amon_header {
 };
 
 #define AMON_HEADER_SIZE ((uint32_t)sizeof(struct amon_header))
+
+/*
+** Stamps H with what says "an amon.out of this version, in this byte order":
+** magic, version, byte_order and header_size.  The other fields (clock,
+** ticks_per_second, total_ticks, pid) are the writer's own.  Used by the
+** runtime's writer and by the analyser's amon.sum writer.
+*/
+static inline __attribute__((no_instrument_function)) void amon_header_stamp(struct amon_header *h)
+{
+	memcpy(h->magic, AMON_MAGIC, AMON_MAGIC_SIZE);
+	h->version = AMON_VERSION;
+	h->byte_order = AMON_BYTE_ORDER;
+	h->header_size = AMON_HEADER_SIZE;
+}
 
 /* Record tags (amon_record.tag). */
 enum amon_tag {

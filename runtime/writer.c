@@ -567,10 +567,7 @@ APROF_NOINSTR static int write_profile(void)
 	uint32_t crc;
 
 	memset(&h, 0, sizeof h);
-	memcpy(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE);
-	h.version = AMON_VERSION;
-	h.byte_order = AMON_BYTE_ORDER;
-	h.header_size = AMON_HEADER_SIZE;
+	amon_header_stamp(&h);
 	h.clock = aprof_clock_kind;
 	h.ticks_per_second = aprof_clock_ticks_per_second();
 	h.total_ticks = aprof_clock_elapsed();

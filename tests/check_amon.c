@@ -56,10 +56,7 @@ static struct amon_data *parse(const unsigned char *coded, size_t n, uint64_t co
 	uint32_t crc;
 
 	memset(&h, 0, sizeof h);
-	memcpy(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE);
-	h.version = AMON_VERSION;
-	h.byte_order = AMON_BYTE_ORDER;
-	h.header_size = AMON_HEADER_SIZE;
+	amon_header_stamp(&h);
 	h.clock = AMON_CLOCK_MONOTONIC;
 	h.ticks_per_second = 1e9;
 	put(&im, &h, sizeof h);
