@@ -3,7 +3,10 @@
 ** one line to RESULTS: its wall time in seconds (CLOCK_MONOTONIC around
 ** fork and wait), the peak resident set of the largest process it ran in
 ** KiB (getrusage(RUSAGE_CHILDREN), so uftrace's or valgrind's own
-** processes count), and its exit status.
+** processes count), its exit status, and the CPU seconds (user + system)
+** of every process it ran: on a busy machine the CPU time of a
+** single-threaded run is what load disturbs least, since time spent waiting
+** for a core is not in it.
 **     measure RESULTS command [argument...]
 ** Lighter and finer than /usr/bin/time (10 ms): nothing but fork, exec and
 ** wait4 between the two clock reads.
@@ -61,7 +64,9 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
-	fprintf(out, "%.6f %ld %d\n", t1 - t0, ru.ru_maxrss, code);
+	fprintf(out, "%.6f %ld %d %.6f\n", t1 - t0, ru.ru_maxrss, code,
+		(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	fclose(out);
 	return code;
 }
