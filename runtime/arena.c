@@ -25,6 +25,20 @@ APROF_NOINSTR void aprof_unmap(void *p, size_t size)
 }
 
 
+APROF_NOINSTR void *aprof_reserve(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+
+APROF_NOINSTR int aprof_commit(void *p, size_t size)
+{
+	return mprotect(p, size, PROT_READ | PROT_WRITE);
+}
+
+
 APROF_NOINSTR void *aprof_arena_alloc(struct aprof_arena *a, size_t size, size_t align)
 {
 	char *p = (char *)(((uintptr_t)a->next + align - 1) & ~(uintptr_t)(align - 1));

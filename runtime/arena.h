@@ -31,4 +31,14 @@ APROF_HIDDEN void *aprof_map(size_t size);
 /* Unmaps memory from aprof_map. */
 APROF_HIDDEN void aprof_unmap(void *p, size_t size);
 
+/*
+** Reserves SIZE bytes of address space (a multiple of the page size), none
+** of it usable until committed, so that what lives there can grow in place
+** and never move; NULL on failure.
+*/
+APROF_HIDDEN void *aprof_reserve(size_t size);
+
+/* Makes SIZE bytes at P (page-aligned, in a reservation) usable, zeroed; 0, or -1 if refused. */
+APROF_HIDDEN int aprof_commit(void *p, size_t size);
+
 #endif /* APROF_RUNTIME_ARENA_H */

@@ -80,7 +80,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 		scratch.cap = 4;
 		ready = 1;
 	}
-	scratch.sp = 0;
+	aprof_thread_stack_reset(&scratch);
 	scratch.cur = scratch.machine.root;
 	aprof_self = &scratch;
 	aprof_busy = 0;

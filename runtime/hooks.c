@@ -54,34 +54,45 @@ APROF_NOINSTR static inline void charge_counter(struct aprof_thread *t, struct a
 }
 
 
-/* Counts the call from CUR that makes NEXT current: direct recursion keeps the context (A1). */
+/*
+** Counts the call from CUR that makes NEXT current: direct recursion keeps
+** the context (A1).  One instruction (APROF_INC), so that a signal handler's
+** hooks may interrupt it.
+*/
 APROF_NOINSTR static inline void count(struct aprof_context *cur, struct aprof_context *next)
 {
 	if (next == cur)
-		APROF_ADD(cur->rec, 1);
+		APROF_INC(cur->rec);
 	else
-		APROF_ADD(next->calls, 1);
+		APROF_INC(next->calls);
 }
 
 
 /*
 ** Pushes the entry of FN (from SITE, hook frame FRAME) made in CUR on T's
-** shadow stack, which has room, and makes NEXT current.  The entry is
-** complete before it counts, and counts before the context changes: a hook
-** abandoned by a jump out of a signal handler leaves a consistent stack.
+** shadow stack, which has room, and makes NEXT current.  Safe without the
+** guard, wherever a signal handler's hooks interrupt it (their pushes go
+** above the top they find, and they leave it as they found it; the stack
+** never moves, thread.h), and wherever a jump out of the handler abandons
+** it: the entry's context is written before the entry is on the stack (a
+** handler's push there writes the same, CUR still current), and the stack
+** holds the entry before the context changes.  An entry abandoned before its
+** other fields are written holds an earlier entry's: a jump's resync pops
+** it to CUR all the same.
 */
 APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_context *cur,
 				      struct aprof_context *next, uintptr_t fn, uintptr_t site,
 				      uintptr_t frame)
 {
-	struct aprof_frame *f = &t->stack[t->sp];
+	struct aprof_frame *f = t->top + 1;
 
 	f->ctx = cur;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->top = f;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
 	f->fn = fn;
 	f->site = site;
 	f->frame = frame;
-	__atomic_signal_fence(__ATOMIC_RELEASE);
-	t->sp++;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	t->cur = next;
 }
@@ -102,7 +113,7 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 	}
 	count(cur, next);
 	charge(t, cur, 1);
-	if (APROF_UNLIKELY(t->sp == t->cap) && aprof_thread_grow_stack(t) != 0) {
+	if (APROF_UNLIKELY(t->top == t->end) && aprof_thread_grow_stack(t) != 0) {
 		APROF_ADD(t->lost, 1);
 		return;
 	}
@@ -113,12 +124,12 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 /* The exit of FN back to SITE on thread T (guard set): a pop. */
 APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
 {
-	const struct aprof_frame *top = t->sp != 0 ? &t->stack[t->sp - 1] : NULL;
+	const struct aprof_frame *top = t->top;
 
-	if (APROF_LIKELY(top != NULL && top->fn == fn && !t->jumped)) {
+	if (APROF_LIKELY(top->fn == fn && !t->jumped)) {
 		charge(t, t->cur, 0);
 		t->cur = top->ctx;
-		t->sp--;
+		t->top--;
 	} else {
 		/* After a jump: the interval belongs to FN's context, found by the resync. */
 		charge(t, aprof_thread_exit_slow(t, fn, site), 0);
@@ -177,12 +188,28 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** The hooks' slow paths, reached by a tail call from their common case:
 ** the guard set (a hook interrupting the runtime: passed through and
 ** counted), the thread's first hook, a probe due, a jump to recover from
-** (nonlocal.c sets T->probe to 1 to send the next hook here; a jump's
-** resync is never timed), an entry or exit watched after an allocation
-** (types.c: a shadow stack made to look full), a transition not cached, a full
-** shadow stack, an exit that does not match the top entry; and any clock
-** but the CPU's counter and sampling.
+** (nonlocal.c lowers T->limit and marks the top entry to send the next
+** hook here; a jump's resync is never timed), an entry or exit watched
+** after an allocation (types.c: a shadow stack made to look full), a
+** transition not cached, a full shadow stack, an exit that does not match
+** the top entry; and any clock but the CPU's counter and sampling.
 */
+
+/*
+** The slow path's start on T (guard set): the limit back to the stack's end
+** and the top entry unmarked (a jump's: the common case has not run since),
+** the jump and the watch kept in T->jumped and T->types.
+*/
+APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
+{
+	if (t->types.diverted)
+		aprof_types_resume(t);
+	t->limit = t->end;
+	t->top->fn &= ~APROF_FN_JUMPED;
+	if (t->jumped)
+		aprof_probe_reset(t);
+}
+
 APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uintptr_t site,
 							       uintptr_t frame)
 {
@@ -195,10 +222,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 	}
 	aprof_busy = 1;
 	if (APROF_LIKELY(t != NULL) || (t = aprof_startup_thread()) != NULL) {
-		if (t->types.diverted)
-			aprof_types_resume(t);
-		if (t->jumped)
-			aprof_probe_reset(t);
+		slow_start(t);
 		if (--t->probe != 0)
 			enter(t, fn, site, frame);
 		else
@@ -219,11 +243,8 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 		return;
 	}
 	aprof_busy = 1;
-	if (t->types.diverted)
-		aprof_types_resume(t);
+	slow_start(t);
 	aprof_types_exit(t, fn);
-	if (t->jumped)
-		aprof_probe_reset(t);
 	if (--t->probe != 0)
 		leave(t, fn, site);
 	else
@@ -239,57 +260,58 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 ** call nothing and need so few registers that the hooks save none on the
 ** way (the transition table is probed on the slow path: inline here it
 ** made both hooks save three registers on every call); they return 0,
-** having done nothing, when the slow path must run: a probe due or a jump
-** to recover from (with the counter both show in T->probe, see nonlocal.c;
-** sampling times nothing), a successor not cached, a full shadow stack, an
-** exit that does not match the top entry.
+** having done nothing, when the slow path must run: an entry with the top
+** at the limit (a jump to recover from, a watched depth, a full shadow
+** stack: thread.h), a probe due (with the counter; sampling times nothing),
+** a successor not cached, an exit that does not match the top entry (or
+** finds it marked by a jump).  Sampling's need no
+** guard where a count is one instruction (push, count, and the exit's pop:
+** a handler's hooks between its two stores find the caller current and
+** push above the entry still on top, which they leave as they found it).
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
 {
 	struct aprof_context *cur = t->cur, *next;
+	int guard = kind != AMON_CLOCK_SAMPLE || !APROF_INC_ONE;
 
-	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == t->cap)
+	if (t->top == t->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))
 		return 0;
 	next = aprof_successor(cur, fn);
 	if (APROF_UNLIKELY(next == NULL))
 		return 0;
-	aprof_busy = 1; /* before the stack changes: a signal handler's hooks must not see it half done */
+	if (guard)
+		aprof_busy = 1;
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	count(cur, next);
 	charge_counter(t, cur, 1, kind);
 	push(t, cur, next, fn, site, frame);
-	aprof_busy = 0;
+	if (guard)
+		aprof_busy = 0;
 	return 1;
 }
 
 
 APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn, uint32_t kind)
 {
-	const struct aprof_frame *top;
+	struct aprof_frame *top = t->top;
 
-	if ((kind == AMON_CLOCK_SAMPLE ? t->jumped != 0 : t->probe <= 1) || t->sp == 0)
+	if (kind != AMON_CLOCK_SAMPLE && t->probe <= 1)
 		return 0;
-	top = &t->stack[t->sp - 1];
-	if (APROF_UNLIKELY(top->fn != fn))
+	if (APROF_UNLIKELY(top->fn != fn)) /* the sentinel's never matches, nor a jump's mark */
 		return 0;
 	if (kind == AMON_CLOCK_SAMPLE) {
-		/*
-		** No guard: a signal handler's hooks between these two stores
-		** find the caller current and push above the entry still on
-		** top, which they leave as they found it.
-		*/
 		t->cur = top->ctx;
 		__atomic_signal_fence(__ATOMIC_RELEASE);
-		t->sp--;
+		t->top = top - 1;
 		return 1;
 	}
 	aprof_busy = 1;
 	t->probe--;
 	charge_counter(t, t->cur, 0, kind);
 	t->cur = top->ctx;
-	t->sp--;
+	t->top = top - 1;
 	aprof_busy = 0;
 	return 1;
 }

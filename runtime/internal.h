@@ -39,6 +39,20 @@ extern const char __stop_aprof_text[] __attribute__((visibility("hidden")));
 #define APROF_ADD(field, n) APROF_PUT(field, (field) + (n))
 
 /*
+** Adds 1 to such a counter in one instruction where the CPU has one (x86-64:
+** an add to memory; APROF_INC_ONE is 1), so that a signal handler's hooks
+** cannot come between its read and its write: the sampling hooks' common
+** case counts calls without the guard there (hooks.c).  Elsewhere APROF_ADD.
+*/
+#if defined(__x86_64__)
+#define APROF_INC(field) __asm__("addq $1, %0" : "+m"(field))
+#define APROF_INC_ONE 1
+#else
+#define APROF_INC(field) APROF_ADD(field, 1)
+#define APROF_INC_ONE 0
+#endif
+
+/*
 ** 1 while the process has never had a second thread (glibc's own flag, which
 ** a thread's creation clears before the thread runs, and which glibc reads to
 ** skip its own atomic instructions): the heap's shared tables and counters

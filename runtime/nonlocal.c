@@ -39,7 +39,10 @@ APROF_NOINSTR static void jumping(void)
 	/* Time until the jump is the context's it leaves; after it, the landing one's. */
 	aprof_charge_now(t);
 	t->jumped = 1;
-	t->probe = 1; /* the next hook takes the slow path, which sees 'jumped' (hooks.c) */
+	__atomic_signal_fence(__ATOMIC_RELEASE); /* first: a slow path in between sees it */
+	/* The next hook takes the slow path: an entry at the limit, an exit on the mark. */
+	t->top->fn |= APROF_FN_JUMPED;
+	t->limit = t->top;
 }
 
 

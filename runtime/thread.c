@@ -15,7 +15,13 @@
 #include "arena.h"
 #include "thread.h"
 
-#define STACK_INITIAL 4096 /* shadow-stack entries; doubled on demand, no cap */
+#define STACK_INITIAL 4096 /* shadow-stack entries usable at first; doubled on demand */
+/*
+** Shadow-stack entries reserved (256 MiB of address space, none of it memory
+** until used): 8 times the depth of a million calls that tests/s-deep.c
+** makes.  Halved while the kernel refuses it.
+*/
+#define STACK_RESERVED ((size_t)1 << 23)
 
 APROF_HIDDEN __thread struct aprof_thread *aprof_self __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN struct aprof_thread *aprof_threads;
@@ -39,18 +45,50 @@ APROF_NOINSTR static void stack_bounds(struct aprof_thread *t)
 }
 
 
+/* Reserves T's shadow stack, its first STACK_INITIAL entries usable; -1 if refused. */
+APROF_NOINSTR static int stack_new(struct aprof_thread *t)
+{
+	size_t n;
+
+	for (n = STACK_RESERVED; n >= STACK_INITIAL; n /= 2) {
+		t->stack = aprof_reserve(n * sizeof t->stack[0]);
+		if (t->stack == NULL)
+			continue;
+		if (aprof_commit(t->stack, STACK_INITIAL * sizeof t->stack[0]) != 0) {
+			aprof_unmap(t->stack, n * sizeof t->stack[0]);
+			return -1;
+		}
+		t->reserved = n;
+		t->cap = STACK_INITIAL;
+		aprof_thread_stack_reset(t);
+		return 0;
+	}
+	return -1;
+}
+
+
+APROF_NOINSTR void aprof_thread_stack_reset(struct aprof_thread *t)
+{
+	t->stack[0].ctx = NULL;
+	t->stack[0].fn = 0;
+	t->stack[0].site = 0;
+	t->stack[0].frame = UINTPTR_MAX;
+	t->top = t->stack;
+	t->end = t->stack + t->cap - 1;
+	t->limit = t->end;
+}
+
+
 APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 {
 	struct aprof_thread *t;
 
 	aprof_busy++;
 	t = aprof_map(sizeof *t);
-	if (t == NULL || aprof_machine_init(&t->machine) != 0 ||
-	    (t->stack = aprof_map(STACK_INITIAL * sizeof t->stack[0])) == NULL) {
+	if (t == NULL || aprof_machine_init(&t->machine) != 0 || stack_new(t) != 0) {
 		aprof_busy--;
 		return NULL;
 	}
-	t->cap = STACK_INITIAL;
 	t->cur = t->machine.root;
 	stack_bounds(t);
 	t->tid = (uint64_t)syscall(SYS_gettid);
@@ -68,16 +106,17 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 }
 
 
+/* In place: entries already pushed stay where they are (thread.h). */
 APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 {
-	struct aprof_frame *s = aprof_map(2 * t->cap * sizeof s[0]);
+	size_t cap = 2 * t->cap < t->reserved ? 2 * t->cap : t->reserved;
 
-	if (s == NULL)
+	if (cap == t->cap ||
+	    aprof_commit(t->stack + t->cap, (cap - t->cap) * sizeof t->stack[0]) != 0)
 		return -1;
-	memcpy(s, t->stack, t->sp * sizeof s[0]);
-	aprof_unmap(t->stack, t->cap * sizeof s[0]);
-	t->stack = s;
-	t->cap *= 2;
+	t->cap = cap;
+	t->end = t->stack + cap - 1;
+	t->limit = t->end;
 	return 0;
 }
 
@@ -88,11 +127,11 @@ APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 */
 APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t c)
 {
-	size_t k = t->sp;
+	const struct aprof_frame *f = t->top;
 
-	while (k > 0 && t->stack[k - 1].frame < c)
-		k--;
-	return k > 0 && t->stack[k - 1].frame == c;
+	while (f->frame < c) /* the sentinel's frame stops it */
+		f--;
+	return f->frame == c;
 }
 
 
@@ -124,9 +163,10 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	}
 	if (caller_sp == 0)
 		caller_sp = first; /* the caller moved its stack pointer (alloca): the nearest */
-	/* Every routine the caller called before, and all below them, is gone. */
-	while (caller_sp != 0 && t->sp != 0 && t->stack[t->sp - 1].frame < caller_sp) {
-		t->cur = t->stack[--t->sp].ctx;
+	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
+	while (caller_sp != 0 && t->top->frame < caller_sp) {
+		t->cur = t->top->ctx;
+		t->top--;
 		APROF_ADD(t->resyncs, 1);
 	}
 	return t->cur;
@@ -137,7 +177,7 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 							   uintptr_t site)
 {
 	struct aprof_context *running = t->cur;
-	size_t k;
+	struct aprof_frame *f;
 
 	t->jumped = 0;
 	if (t->lost != 0) { /* an entry the full stack could not take */
@@ -145,22 +185,22 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 		return running;
 	}
 	/* FN's entry: the nearest with SITE too, else the nearest with FN (a split-off part). */
-	for (k = t->sp; k > 0; k--)
-		if (t->stack[k - 1].fn == fn && t->stack[k - 1].site == site)
+	for (f = t->top; f != t->stack; f--)
+		if (f->fn == fn && f->site == site)
 			break;
-	if (k == 0)
-		for (k = t->sp; k > 0; k--)
-			if (t->stack[k - 1].fn == fn)
+	if (f == t->stack)
+		for (f = t->top; f != t->stack; f--)
+			if (f->fn == fn)
 				break;
-	if (k == 0) {
+	if (f == t->stack) {
 		APROF_ADD(t->unmatched, 1);
 		return running;
 	}
 	/* Entries above FN's were abandoned; FN's own context is the next one up. */
-	if (k < t->sp)
-		running = t->stack[k].ctx;
-	APROF_ADD(t->resyncs, t->sp - k);
-	t->sp = k - 1;
-	t->cur = t->stack[t->sp].ctx;
+	if (f < t->top)
+		running = f[1].ctx;
+	APROF_ADD(t->resyncs, (uint64_t)(t->top - f));
+	t->cur = f->ctx;
+	t->top = f - 1;
 	return running;
 }

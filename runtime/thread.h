@@ -22,6 +22,8 @@ struct aprof_heap_bin;
 ** most activations.
 ** FRAME lets the runtime tell, after a longjmp or a caught exception, which
 ** entries were abandoned without their exit hooks: see aprof_thread_land.
+** The stack's first entry is a sentinel that no exit matches (fn 0) and no
+** jump abandons (frame UINTPTR_MAX): an empty stack needs no test of its own.
 */
 struct aprof_frame {
 	struct aprof_context *ctx;       /* the context to return to: the caller's */
@@ -29,6 +31,13 @@ struct aprof_frame {
 	uintptr_t site;                  /* its return address in its caller */
 	uintptr_t frame;                 /* __builtin_dwarf_cfa() in its enter hook */
 };
+
+/*
+** A jump (nonlocal.c) marks the top entry's fn, so that the next exit, which
+** compares fn alone in the common case, does not match it; the slow path
+** unmarks it (hooks.c).  No routine's address has this bit (nor types.h's).
+*/
+#define APROF_FN_JUMPED ((uintptr_t)1 << 62)
 
 /*
 ** In-run probes.  The start-up calibration (cost.h) sees the hooks with every
@@ -51,17 +60,33 @@ struct aprof_probes {
 
 /*
 ** A thread's state.  Created lazily at the thread's first hook call, never
-** freed: the writer reads it at exit even if the thread has finished.
+** freed: the writer reads it at exit even if the thread has finished.  The
+** hooks' common case reads its first cache line only (the state is mapped
+** page-aligned).
+**
+** The shadow stack lives in address space reserved for it once, and grows in
+** place: it never moves, so a signal handler's hooks that grow it cannot pull
+** it from under a hook they interrupted (sampling's common case runs without
+** the guard).  LIMIT is the top at which the common case of an entry gives
+** way to the slow path: the last entry with room for none above (END), or
+** lower while something must see the next entries: a jump (nonlocal.c: the
+** top then, so the next entry whatever its depth; the next exit sees the
+** top entry marked, APROF_FN_JUMPED) or the types watch (types.c: the
+** allocating depth).  The slow path puts it back to END and finds in JUMPED
+** and the watch what lowered it.
 */
 struct aprof_thread {
+	struct aprof_frame *top;         /* the top entry (STACK: the sentinel, the stack is empty) */
+	struct aprof_frame *limit;       /* a top at which the common case takes the slow path */
 	struct aprof_context *cur;       /* the current context */
 	uint64_t last;                   /* clock at the last hook: charged from here */
-	struct aprof_frame *stack;       /* the shadow stack */
-	size_t sp;                       /* entries in use */
-	size_t cap;                      /* entries mapped */
-	size_t lost;                     /* calls not pushed because the stack could not grow */
-	int jumped;                      /* a longjmp or catch happened since the last hook */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
+	int jumped;                      /* a longjmp or catch happened since the last hook */
+	struct aprof_frame *stack;       /* the shadow stack: the sentinel, then the entries */
+	struct aprof_frame *end;         /* its last usable entry */
+	size_t lost;                     /* calls not pushed because the stack could not grow */
+	size_t cap;                      /* entries usable (committed) */
+	size_t reserved;                 /* entries of address space reserved */
 	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
 	uint64_t resyncs;                /* entries popped because their exit never came */
 	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
@@ -105,8 +130,17 @@ extern APROF_HIDDEN int aprof_started;
 */
 APROF_HIDDEN struct aprof_thread *aprof_thread_new(void);
 
-/* Doubles T's shadow stack; returns -1 if no memory. */
+/* Doubles T's shadow stack in place; returns -1 if no memory or no room reserved. */
 APROF_HIDDEN int aprof_thread_grow_stack(struct aprof_thread *t);
+
+/* Makes T's shadow stack empty (its sentinel on top) and its limit END's. */
+APROF_HIDDEN void aprof_thread_stack_reset(struct aprof_thread *t);
+
+/* The entries on T's shadow stack (its depth). */
+APROF_NOINSTR static inline size_t aprof_thread_depth(const struct aprof_thread *t)
+{
+	return (size_t)(t->top - t->stack);
+}
 
 /*
 ** The first enter hook after a longjmp or a caught exception (T->jumped):

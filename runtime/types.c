@@ -2,7 +2,7 @@
 ** types.c -- constructor candidates of allocations (types.h).  All of it
 ** runs in the hooks' slow path or in the malloc wrappers, never in the
 ** hooks' common case: an allocation makes the shadow stack look full at the
-** allocating depth (its capacity lowered), so that only an entry from that
+** allocating depth (its limit lowered, thread.h), so that only an entry from that
 ** depth takes the slow path, and a candidate's exit too (its entry marked
 ** APROF_FN_WATCHED, so that the exit does not match it), to watch on.
 */
@@ -19,18 +19,17 @@
 /*
 ** Sends T's next entry from depth W->sp to the slow path (hooks.c), once:
 ** the common case takes the slow path when the shadow stack looks full, so
-** its capacity is lowered to that depth, for both clocks.  Entries deeper
-** or shallower, and every exit, keep the common case.
+** its limit is lowered to that depth, for both clocks.  Entries deeper or
+** shallower, and every exit, keep the common case.
 */
 APROF_NOINSTR static void divert(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->diverted || t->sp > w->sp)
+	if (w->diverted || aprof_thread_depth(t) > w->sp)
 		return;
 	w->diverted = 1;
-	w->cap = t->cap;
-	t->cap = w->sp;
+	t->limit = t->stack + w->sp;
 }
 
 
@@ -39,7 +38,7 @@ APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
 	struct aprof_types_watch *w = &t->types;
 
 	w->diverted = 0;
-	t->cap = w->cap;
+	t->limit = t->end;
 }
 
 
@@ -80,8 +79,9 @@ APROF_NOINSTR static void finish(struct aprof_thread *t)
 	if (w->n > 0) {
 		record(t, w);
 		/* A candidate still running (an allocation inside it) is unmarked. */
-		if (w->sp < t->sp && t->stack[w->sp].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
-			t->stack[w->sp].fn = w->candidate[w->n - 1];
+		if (w->sp < aprof_thread_depth(t) &&
+		    t->stack[w->sp + 1].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
+			t->stack[w->sp + 1].fn = w->candidate[w->n - 1];
 	}
 	w->ctx = NULL;
 	w->n = 0;
@@ -98,16 +98,13 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 		finish(t);
 	w->ctx = c;
 	w->heap = h;
-	w->sp = t->sp;
-	w->frame = t->sp > 0 ? t->stack[t->sp - 1].frame : 0;
+	w->sp = aprof_thread_depth(t);
+	w->frame = t->top->frame;
 	w->size = size;
 	w->n = 0;
-	/* divert(), at this depth, whatever depth an earlier watch lowered the capacity to */
-	if (!w->diverted) {
-		w->cap = t->cap;
-		w->diverted = 1;
-	}
-	t->cap = t->sp;
+	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
+	w->diverted = 1;
+	t->limit = t->top;
 	aprof_busy = 0;
 }
 
@@ -116,21 +113,21 @@ APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 {
 	struct aprof_types_watch *w = &t->types;
 	struct aprof_frame *f;
+	size_t depth = aprof_thread_depth(t);
 
 	if (w->ctx == NULL)
 		return;
-	if (t->sp <= w->sp) {
-		if (t->sp < w->sp) /* the allocating routine returned (or a jump left it) */
+	if (depth <= w->sp) {
+		if (depth < w->sp) /* the allocating routine returned (or a jump left it) */
 			finish(t);
 		else
 			divert(t); /* back from a candidate: the next one */
 		return;
 	}
-	f = &t->stack[w->sp];
+	f = &t->stack[w->sp + 1];
 	/* An entry from the allocating context, in the same activation, is a candidate. */
-	if (!entry || t->sp != w->sp + 1 || f->ctx != w->ctx ||
-	    (w->sp > 0 && t->stack[w->sp - 1].frame != w->frame)) {
-		if (entry && t->sp == w->sp + 1)
+	if (!entry || depth != w->sp + 1 || f->ctx != w->ctx || f[-1].frame != w->frame) {
+		if (entry && depth == w->sp + 1)
 			finish(t); /* that activation is gone: the context was left */
 		return;
 	}
@@ -147,8 +144,9 @@ APROF_NOINSTR void aprof_types_exit(struct aprof_thread *t, uintptr_t fn)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->ctx != NULL && w->sp < t->sp && t->stack[w->sp].fn == (fn | APROF_FN_WATCHED))
-		t->stack[w->sp].fn = fn;
+	if (w->ctx != NULL && w->sp < aprof_thread_depth(t) &&
+	    t->stack[w->sp + 1].fn == (fn | APROF_FN_WATCHED))
+		t->stack[w->sp + 1].fn = fn;
 }
 
 

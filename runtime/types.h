@@ -36,12 +36,11 @@ struct aprof_type_site {
 struct aprof_types_watch {
 	struct aprof_context *ctx;         /* the allocating context; NULL: no watch */
 	struct aprof_heap_counts *heap;    /* its counters, which hold its sites */
-	size_t sp;                         /* shadow-stack entries when it allocated */
+	size_t sp;                         /* shadow-stack depth when it allocated */
 	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
 	uint32_t n;                        /* candidates noted so far */
-	int diverted;                      /* the shadow stack's capacity is lowered to sp */
-	size_t cap;                        /* its real capacity meanwhile */
+	int diverted;                      /* the shadow stack's limit is lowered to depth sp */
 	uintptr_t candidate[AMON_CANDIDATES];
 };
 
@@ -57,7 +56,7 @@ APROF_HIDDEN void aprof_types_allocated(struct aprof_thread *t, struct aprof_con
 
 /*
 ** At a slow-path hook of T whose watch diverted it, before the hook's work:
-** gives the shadow stack back its capacity.
+** gives the shadow stack back its limit (END, thread.h).
 */
 APROF_HIDDEN void aprof_types_resume(struct aprof_thread *t);
 
