@@ -33,7 +33,7 @@ APROF_NOINSTR static inline void charge_at(struct aprof_thread *t, struct aprof_
 {
 	aprof_charge(t, c, now);
 	if (entry)
-		APROF_ADD(c->events, 1);
+		APROF_INC(c->events);
 }
 
 
@@ -319,7 +319,8 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 
 /*
 ** Entry to FN, called from SITE (its return address): enter_fast, or
-** enter_slow by a tail call.
+** enter_slow by a tail call.  Sampling, the everyday mode, is tested first
+** (the counter's common case is long enough that one test more is lost in it).
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
@@ -328,13 +329,13 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 
 	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
-		if (APROF_LIKELY(kind == APROF_CLOCK_COUNTER)) {
+		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE)) {
 			if (APROF_LIKELY(enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
-						    APROF_CLOCK_COUNTER)))
+						    AMON_CLOCK_SAMPLE)))
 				return;
-		} else if (kind == AMON_CLOCK_SAMPLE &&
+		} else if (kind == APROF_CLOCK_COUNTER &&
 			   APROF_LIKELY(enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
-						   AMON_CLOCK_SAMPLE))) {
+						   APROF_CLOCK_COUNTER))) {
 			return;
 		}
 	}
@@ -356,11 +357,11 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 	uint32_t kind = aprof_clock_kind;
 
 	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
-		if (APROF_LIKELY(kind == APROF_CLOCK_COUNTER)) {
-			if (APROF_LIKELY(leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER)))
+		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE)) {
+			if (APROF_LIKELY(leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE)))
 				return;
-		} else if (kind == AMON_CLOCK_SAMPLE &&
-			   APROF_LIKELY(leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE))) {
+		} else if (kind == APROF_CLOCK_COUNTER &&
+			   APROF_LIKELY(leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER))) {
 			return;
 		}
 	}

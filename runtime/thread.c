@@ -23,9 +23,8 @@
 */
 #define STACK_RESERVED ((size_t)1 << 23)
 
-APROF_HIDDEN __thread struct aprof_thread *aprof_self __attribute__((tls_model("initial-exec")));
+APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN struct aprof_thread *aprof_threads;
-APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
 APROF_HIDDEN int aprof_started;
 
 /* The calling thread's stack, so that frames on another stack are told apart. */

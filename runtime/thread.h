@@ -103,9 +103,20 @@ struct aprof_thread {
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
 
+/*
+** The thread-local variables, in one block so that a hook reaches both from
+** one address (in a shared libaprof, one load of the block's offset from the
+** GOT instead of one per variable): read through the two names below, as a
+** variable (like errno).
+*/
+struct aprof_tls {
+	struct aprof_thread *self;       /* aprof_self */
+	int busy;                        /* aprof_busy */
+};
+extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model("initial-exec")));
+
 /* This thread's state, NULL before its first hook call. */
-extern APROF_HIDDEN __thread struct aprof_thread *aprof_self
-	__attribute__((tls_model("initial-exec")));
+#define aprof_self (aprof_tls.self)
 
 /* Every thread's state, newest first (pushed with a compare-and-swap). */
 extern APROF_HIDDEN struct aprof_thread *aprof_threads;
@@ -117,7 +128,7 @@ extern APROF_HIDDEN struct aprof_thread *aprof_threads;
 ** runtime allocating for itself) is passed through and counted, so the
 ** runtime never corrupts, charges nor recurses into itself.
 */
-extern APROF_HIDDEN __thread int aprof_busy __attribute__((tls_model("initial-exec")));
+#define aprof_busy (aprof_tls.busy)
 
 /* 1 once the runtime has started (startup.c), so threads may be made. */
 extern APROF_HIDDEN int aprof_started;

@@ -12,17 +12,22 @@
 
 #define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
 
+APROF_HIDDEN struct aprof_context aprof_no_successor;
+
 
 APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
 							const uint64_t *h, uint32_t n)
 {
 	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0],
 						    64);
+	unsigned w;
 
 	if (c == NULL)
 		return NULL;
 	c->depth = n;
 	c->proc = n != 0 ? (uintptr_t)AMON_ADDR(h[n - 1]) : 0;
+	for (w = 0; w < APROF_WAYS; w++)
+		c->succ[w] = &aprof_no_successor;
 	memcpy(c->history, h, n * sizeof h[0]);
 	/*
 	** Published with release stores: the exit handler may read this thread's

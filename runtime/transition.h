@@ -38,7 +38,7 @@ struct aprof_context {
 	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
-	struct aprof_context *succ[APROF_WAYS]; /* successors, at APROF_WAY of their proc */
+	struct aprof_context *succ[APROF_WAYS]; /* at APROF_WAY of their proc, else aprof_no_successor */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */
 	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
@@ -47,13 +47,20 @@ struct aprof_context {
 /* The successor way of routine FN: functions are 16-byte aligned at -O2. */
 #define APROF_WAY(fn) (((fn) >> 4) & (APROF_WAYS - 1))
 
+/*
+** What a successor way holds before a successor is cached there: a context
+** that no routine's call leads to (its proc 0, no routine's address), so
+** the hook's test of a cached successor needs no test for an empty way.
+*/
+extern APROF_HIDDEN struct aprof_context aprof_no_successor;
+
 /* B1 from the cache: the context after CUR calls FN, if cached, else NULL. */
 APROF_NOINSTR static inline struct aprof_context *aprof_successor(const struct aprof_context *cur,
 								  uintptr_t fn)
 {
 	struct aprof_context *s = cur->succ[APROF_WAY(fn)];
 
-	return s != NULL && s->proc == fn ? s : NULL;
+	return s->proc == fn ? s : NULL;
 }
 
 /*
