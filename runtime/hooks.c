@@ -109,7 +109,7 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 	next = aprof_successor(cur, fn);
 	if (APROF_UNLIKELY(next == NULL)) {
 		next = aprof_transition(&t->machine, cur, fn);
-		cur->succ[APROF_WAY(fn)] = next;
+		aprof_successor_cache(cur, fn, next);
 	}
 	count(cur, next);
 	charge(t, cur, 1);

@@ -16,7 +16,9 @@ struct aprof_heap_counts;
 /*
 ** Successors cached per context (a power of two): two cache lines of
 ** pointers.  In Lua's interpreter 2 ways missed on 36-44% of calls, 8 on
-** 7-18%, 16 on 6-8%, and 16 ran fastest.
+** 7-18%, 16 on 6-8%, and 16 ran fastest.  Each routine has two ways, the
+** second tried when the first misses: with one, two routines a context calls
+** by turns that share a way missed every time (JsonCpp: 17% of entries).
 */
 #define APROF_WAYS 16
 
@@ -24,7 +26,7 @@ struct aprof_heap_counts;
 ** A context: a state of the machine.  Contexts are aligned to 64 bytes.  The
 ** first cache line holds what the hooks count and charge, and the running
 ** routine; the next two the successors cached for the entry hook (B1 without
-** the table), direct-mapped by the called routine's address: a cached
+** the table), in one of two ways set by the called routine's address: a cached
 ** successor S is the answer for a call of FN exactly when S->proc == FN,
 ** since a transition on FN always leads to a context whose running routine
 ** is FN (A1 included), so a way needs no key of its own.
@@ -38,14 +40,20 @@ struct aprof_context {
 	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
-	struct aprof_context *succ[APROF_WAYS]; /* at APROF_WAY of their proc, else aprof_no_successor */
+	struct aprof_context *succ[APROF_WAYS]; /* at a way of their proc, else aprof_no_successor */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */
 	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
 };
 
-/* The successor way of routine FN: functions are 16-byte aligned at -O2. */
+/*
+** The successor ways of routine FN: functions are 16-byte aligned at -O2.
+** The second is the first with odd bits flipped, so never the same, and
+** skewed by higher address bits, so that two routines sharing a first way
+** seldom share the second.
+*/
 #define APROF_WAY(fn) (((fn) >> 4) & (APROF_WAYS - 1))
+#define APROF_WAY2(fn) (APROF_WAY(fn) ^ ((((fn) >> 7) & (APROF_WAYS - 2)) | 1))
 
 /*
 ** What a successor way holds before a successor is cached there: a context
@@ -60,7 +68,21 @@ APROF_NOINSTR static inline struct aprof_context *aprof_successor(const struct a
 {
 	struct aprof_context *s = cur->succ[APROF_WAY(fn)];
 
+	if (APROF_LIKELY(s->proc == fn))
+		return s;
+	s = cur->succ[APROF_WAY2(fn)];
 	return s->proc == fn ? s : NULL;
+}
+
+/* Caches NEXT, CUR's successor on a call of FN: in an empty way of FN's, else in its first. */
+APROF_NOINSTR static inline void aprof_successor_cache(struct aprof_context *cur, uintptr_t fn,
+						       struct aprof_context *next)
+{
+	size_t w = APROF_WAY(fn);
+
+	if (cur->succ[w] != &aprof_no_successor && cur->succ[APROF_WAY2(fn)] == &aprof_no_successor)
+		w = APROF_WAY2(fn);
+	cur->succ[w] = next;
 }
 
 /*
