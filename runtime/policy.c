@@ -1,7 +1,7 @@
 /*
 ** policy.c -- when the profile is written: at exit, before an exec or
 ** _exit replaces or ends the process, on a signal that ends it (a crash,
-** SIGINT, SIGTERM, SIGHUP: then the default action) and on
+** SIGINT, SIGTERM, SIGHUP, SIGPIPE...: then the default action) and on
 ** APROF_DUMP_SIGNAL, every so many allocations (autosave),
 ** and when the program says so (<aprof.h>, after mprof's mprof_stop,
 ** mprof_restart and set_mprof_autosave); and what a fork's child starts
@@ -41,12 +41,16 @@ APROF_API void _Exit(int status) __attribute__((noreturn));
 
 /*
 ** The signals whose default action ends the process: with a core (a crash,
-** abort), or without (Ctrl-C, timeout(1), a service manager, a closed
-** terminal).  Where their disposition is the default, the profile is
-** written first, then the default action happens.
+** abort, Ctrl-\, a CPU or file size limit), or without (Ctrl-C, timeout(1),
+** a service manager, a closed terminal, a reader gone from the pipe as in
+** "prog | head", an alarm).  Where their disposition is the default, the
+** profile is written first, then the default action happens.  SIGUSR1 and
+** SIGUSR2 are left to the program (or APROF_DUMP_SIGNAL), SIGPROF to
+** sampling, SIGTRAP to debuggers.
 */
-static const int ending_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-				      SIGINT, SIGTERM, SIGHUP };
+static const int ending_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT,
+				      SIGXCPU, SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+				      SIGALRM, SIGVTALRM };
 
 static int stopped;                   /* aprof_stop: nothing to write at exit */
 static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */

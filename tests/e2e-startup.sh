@@ -2,7 +2,7 @@
 # e2e-startup.sh -- the runtime's start-up and the signals it watches
 # (tests/s-signal.c): APROF_DUMP_SIGNAL takes every name kill -l prints,
 # with or without SIG, and numbers; a malformed APROF_* value gets one line
-# on stderr; SIGINT, SIGTERM and SIGHUP at their default disposition write
+# on stderr; SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGALRM at their default disposition write
 # the profile, then end the process as they would have (a program's own
 # handler left alone); a second writer of one amon.out says it replaced a
 # profile written during its run.
@@ -15,7 +15,7 @@ run() {
 	out=$1 err=$2
 	shift 2
 	rm -f "$WORK/amon.out"
-	(cd "$WORK" && env --default-signal=HUP,INT,TERM APROF_OUT="$WORK/amon.out" "$@" \
+	(cd "$WORK" && env --default-signal=HUP,INT,TERM,PIPE,ALRM APROF_OUT="$WORK/amon.out" "$@" \
 		>"$out" 2>"$err")
 }
 
@@ -72,9 +72,10 @@ for v in APROF_CLOCK=counter APROF_CLOCK=monotonic APROF_HEAP=0 APROF_HEAP=1 \
 	expect_eq "$v: lines on stderr" "$(wc -l <"$WORK/err")" 0
 done
 
-# SIGINT, SIGTERM, SIGHUP at their default: the profile of the 5 calls
-# before the signal, then the default action (the shell sees 128 + SIG).
-for name in INT TERM HUP; do
+# SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM at their default: the profile of
+# the 5 calls before the signal, then the default action (the shell sees
+# 128 + SIG).
+for name in INT TERM HUP PIPE ALRM; do
 	sig=$(signum "$name")
 	status=0
 	run "$WORK/stdout" "$WORK/err" "$exe" "$sig" || status=$?
