@@ -1,9 +1,10 @@
 /*
 ** blocks.h -- what the runtime knows of a live heap block, kept in a 16-byte
-** header in front of it: its size and the context charged with it.  Every
+** header in front of it: its size and the counters of the context charged
+** with it.  Every
 ** block the malloc wrappers hand out has one (malloc.c), followed or not,
 ** unless APROF_HEAP=0 turned tracking off for the run, so a free finds its
-** context in the block itself: no table to look up, no
+** context's counters in the block itself: no table to look up, no
 ** cache line beyond the block's own (glibc reads the chunk's size, right
 ** before the header, in the same free).  A side table of every live block
 ** took about 100 bytes a block and a cache miss in each malloc and free on a
@@ -11,7 +12,8 @@
 **
 ** The header, two words just before the program's pointer P:
 **   P[-2]  the size requested (bits 0-47) | the generation (bits 48-63)
-**   P[-1]  the context's address (64-byte aligned; 0 if not followed)
+**   P[-1]  the address of the context's counters (struct aprof_heap_counts,
+**          64-byte aligned; 0 if not followed)
 **          | APROF_BLOCK_MARK | the offset code (bits 0-2 and 4-5)
 ** The real block starts 16 << code bytes before P: 16 for malloc, calloc and
 ** realloc, the alignment for memalign and its kin (malloc's blocks are
@@ -32,13 +34,13 @@
 
 #include "internal.h"
 
-struct aprof_context;
+struct aprof_heap_counts;
 
 /* What the runtime knows of one live block. */
 struct aprof_block {
 	size_t size;                   /* bytes requested */
-	struct aprof_context *context; /* charged with the allocation, and so with the free;
-					  NULL if it was not followed */
+	struct aprof_heap_counts *counts; /* of the context charged with the allocation, and so
+					     with the free; NULL if it was not followed */
 	uint32_t generation;           /* aprof_restart count when allocated, modulo 2^16 */
 	size_t offset;                 /* bytes from the real block's start to the program's */
 };
@@ -63,7 +65,7 @@ APROF_NOINSTR static inline void aprof_block_put(void *p, const struct aprof_blo
 	uint64_t *w = p;
 
 	w[-2] = (uint64_t)b->size | (uint64_t)(b->generation & 0xffff) << 48;
-	w[-1] = (uint64_t)(uintptr_t)b->context | APROF_BLOCK_MARK |
+	w[-1] = (uint64_t)(uintptr_t)b->counts | APROF_BLOCK_MARK |
 		aprof_block_offset_code(b->offset);
 }
 
@@ -81,7 +83,7 @@ APROF_NOINSTR static inline int aprof_block_get(const void *p, struct aprof_bloc
 		return 0;
 	b->size = (size_t)(w[-2] & APROF_BLOCK_SIZE_MAX);
 	b->generation = (uint32_t)(w[-2] >> 48);
-	b->context = (struct aprof_context *)(uintptr_t)(tag & ~(uint64_t)63);
+	b->counts = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 	b->offset = (size_t)16 << ((tag & 7) | ((tag >> 4) & 3) << 3);
 	return 1;
 }

@@ -20,12 +20,17 @@ struct aprof_type_site;
 /*
 ** A context's heap counters, created at the context's first allocation.  A
 ** free may come from any thread, so the counters have a spin lock; the hooks
-** never touch them.
+** never touch them.  Each allocation and free stores one word here: its size
+** class's tally, the count and the bytes in one (APROF_TALLY_*), folded into
+** the full counters below before either part can overflow.  Read them with
+** aprof_heap_read, which adds the tallies in.
 */
 struct aprof_heap_counts {
 	int lock;                                /* 0 free, 1 held */
 	uint32_t stamp;                          /* peak epoch when last changed (see heap.c) */
 	struct aprof_type_site *sites;           /* constructor candidates (types.h), oldest first */
+	uint64_t tally_alloc[AMON_SIZE_CLASSES]; /* allocations not yet folded, by size class */
+	uint64_t tally_free[AMON_SIZE_CLASSES];  /* frees not yet folded, by size class */
 	uint64_t allocs, alloc_bytes;            /* allocations charged here, bytes requested */
 	uint64_t frees, free_bytes;              /* frees of blocks allocated here */
 	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */
@@ -33,10 +38,29 @@ struct aprof_heap_counts {
 	uint64_t at_peak;                        /* live bytes at the last peak, if stamp is its epoch */
 };
 
-/* A thread's allocation-size histogram (mprof's bins), AMON_BINS bins. */
+/*
+** A tally word: the count in bits 40-63, the bytes in bits 0-39.  One event
+** adds APROF_TALLY_ONE plus its bytes (less than APROF_TALLY_BYTES: larger
+** ones go to the full counters directly); the word is folded as soon as
+** APROF_TALLY_FULL's bits show, the count at 2^23 or the bytes at 2^39, so
+** neither part ever carries into the other.
+*/
+#define APROF_TALLY_ONE ((uint64_t)1 << 40)
+#define APROF_TALLY_BYTES ((uint64_t)1 << 39)
+#define APROF_TALLY_FULL ((uint64_t)1 << 63 | APROF_TALLY_BYTES)
+
+/*
+** A thread's allocation-size histogram (mprof's bins), AMON_BINS bins.  Bin
+** k below AMON_BINS - 1 holds blocks of exactly k bytes, so only its counts
+** are kept (its bytes are k times them: aprof_heap_bin_bytes); the last bin
+** keeps its bytes too.
+*/
 struct aprof_heap_bin {
 	uint64_t allocs, alloc_bytes, frees, free_bytes;
 };
+
+/* The bytes of N blocks in bin K whose bytes counter holds BYTES. */
+#define aprof_heap_bin_bytes(k, n, bytes) ((k) < AMON_BINS - 1 ? (uint64_t)(k) * (n) : (bytes))
 
 /* 1 while allocations are followed: not with APROF_HEAP=0, nor after aprof_stop. */
 extern APROF_HIDDEN int aprof_heap_on;
@@ -53,25 +77,38 @@ APROF_HIDDEN void aprof_heap_init(void);
 /* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
 APROF_HIDDEN void aprof_heap_on_set(int on);
 
-/*
-** Charges an allocation of SIZE bytes to the calling thread's current
-** context, if it is followed, and fills *B for the block's header (blocks.h):
-** its size, generation and context, NULL if not followed (tracking off, the
-** thread has no state, the runtime's own allocation, memory refused).
-** Returns 1 if charged.
-*/
-APROF_HIDDEN int aprof_heap_alloc(size_t size, struct aprof_block *b);
+/* aprof_restart's count, modulo 2^16, kept in each block's header (blocks.h). */
+extern APROF_HIDDEN uint32_t aprof_heap_generation;
 
 /*
-** Charges the free of block B (read from its header) to the context that
-** allocated it; a block that was not followed counts as untracked.
+** Charges an allocation of SIZE bytes to the calling thread's current
+** context, if it is followed.  Returns the context's counters for the
+** block's header (blocks.h), or NULL if not followed (tracking off, the
+** thread has no state, the runtime's own allocation, memory refused).
 */
-APROF_HIDDEN void aprof_heap_free(const struct aprof_block *b);
+APROF_HIDDEN struct aprof_heap_counts *aprof_heap_alloc(size_t size);
+
+/*
+** Charges the free of a block of SIZE bytes allocated in GENERATION to H,
+** the counters of the context that allocated it (read from its header); a
+** block that was not followed (H NULL) counts as untracked.  The block may
+** be given back to glibc before: all this needs is in the arguments.
+*/
+APROF_HIDDEN void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint32_t generation);
+
+/*
+** Charges every thread's heap events not yet charged (heap.c's logs): the
+** writer's first step, so that it reads exact counts.
+*/
+APROF_HIDDEN void aprof_heap_flush(void);
 
 /* Counts the free of a block the wrappers never handed out (no header). */
 APROF_HIDDEN void aprof_heap_untracked(void);
 
-/* Copies C's counters (all zero if it has none), consistent even while other threads change them. */
+/*
+** Copies C's counters (all zero if it has none), the tallies folded in (the
+** copy's are zero), consistent even while other threads change them.
+*/
 APROF_HIDDEN void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy);
 
 /* Live bytes of context C at the peak of the run's live bytes. */

@@ -69,7 +69,7 @@ APROF_NOINSTR static void thread_state(void)
 ** next autosave, its header written (blocks.h).  Returns the program's
 ** address.
 */
-APROF_NOINSTR static void *headed(void *base, size_t size, size_t offset)
+APROF_NOINSTR static inline void *headed(void *base, size_t size, size_t offset)
 {
 	struct aprof_block b;
 	char *p;
@@ -77,8 +77,11 @@ APROF_NOINSTR static void *headed(void *base, size_t size, size_t offset)
 	if (base == NULL)
 		return NULL;
 	p = (char *)base + offset;
+	b.size = size;
 	b.offset = offset;
-	if (aprof_heap_alloc(size, &b))
+	b.generation = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
+	b.counts = aprof_heap_alloc(size);
+	if (b.counts != NULL)
 		aprof_policy_count_allocation();
 	aprof_block_put(p, &b);
 	return p;
@@ -137,8 +140,12 @@ APROF_API void free(void *p)
 		__libc_free(p);
 		return;
 	}
-	aprof_heap_free(&b);
+	/*
+	** glibc's first, while the block's line, just read, is on its way: the
+	** charge needs only the header's words, and no load waits on them.
+	*/
 	__libc_free((char *)p - b.offset);
+	aprof_heap_free(b.counts, b.size, b.generation);
 }
 
 
@@ -183,7 +190,7 @@ APROF_API void *realloc(void *p, size_t size)
 	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
 	if (q == NULL)
 		return NULL; /* P is still allocated, its header unchanged */
-	aprof_heap_free(&b);
+	aprof_heap_free(b.counts, b.size, b.generation);
 	return headed(q, size, APROF_BLOCK_HEADER);
 }
 

@@ -500,10 +500,15 @@ APROF_NOINSTR static void write_heap(struct out *o)
 		const struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 
 		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
-			sum[k].allocs += __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
-			sum[k].alloc_bytes += __atomic_load_n(&bins[k].alloc_bytes, __ATOMIC_RELAXED);
-			sum[k].frees += __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
-			sum[k].free_bytes += __atomic_load_n(&bins[k].free_bytes, __ATOMIC_RELAXED);
+			uint64_t a = __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
+			uint64_t f = __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
+
+			sum[k].allocs += a;
+			sum[k].alloc_bytes += aprof_heap_bin_bytes(
+				k, a, __atomic_load_n(&bins[k].alloc_bytes, __ATOMIC_RELAXED));
+			sum[k].frees += f;
+			sum[k].free_bytes += aprof_heap_bin_bytes(
+				k, f, __atomic_load_n(&bins[k].free_bytes, __ATOMIC_RELAXED));
 		}
 	}
 	for (k = 0; k < AMON_BINS; k++) {
@@ -584,6 +589,7 @@ APROF_NOINSTR static int write_profile(void)
 	out.crc = crc32(0L, Z_NULL, 0);
 	out_bytes(&out, &h, sizeof h);
 	write_modules(&out);
+	aprof_heap_flush();
 	write_heap(&out);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next)
 		write_thread(&out, t);
