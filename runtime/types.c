@@ -93,15 +93,6 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 {
 	struct aprof_types_watch *w = &t->types;
 
-	/*
-	** The same watch again, no candidate seen (a loop that allocates): only
-	** its size changes, in one store a signal handler sees whole.
-	*/
-	if (w->n == 0 && w->ctx == c && w->diverted && t->limit == t->top &&
-	    w->sp == aprof_thread_depth(t) && w->frame == t->top->frame) {
-		APROF_PUT(w->size, size);
-		return;
-	}
 	aprof_busy = 1; /* a signal handler's hooks must not see the watch half made */
 	if (w->n > 0)
 		finish(t);

@@ -48,6 +48,25 @@ struct aprof_types_watch {
 #define APROF_FN_WATCHED ((uintptr_t)1 << 63)
 
 /*
+** An allocation of SIZE bytes in context C, at shadow-stack depth DEPTH in
+** the activation whose frame is FRAME, the shadow stack's limit lowered to
+** its top (LIMITED): if W already watches C there and saw no candidate (a
+** loop that allocates), only its size changes, in one store a signal
+** handler sees whole, and this returns 1; else 0, and the allocation needs
+** aprof_types_allocated.  The malloc wrappers' common case, inline.
+*/
+APROF_NOINSTR static inline int aprof_types_rewatch(struct aprof_types_watch *w,
+						     const struct aprof_context *c, size_t depth,
+						     uintptr_t frame, int limited, uint64_t size)
+{
+	if (w->n != 0 || w->ctx != c || !w->diverted || !limited || w->sp != depth ||
+	    w->frame != frame)
+		return 0;
+	APROF_PUT(w->size, size);
+	return 1;
+}
+
+/*
 ** Thread T, in context C whose counters are H, has just allocated SIZE bytes:
 ** notes the last allocation's candidates, and watches the hooks to come.
 */
