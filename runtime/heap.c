@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "diag.h"
 #include "heap.h"
+#include "policy.h"
 #include "thread.h"
 #include "types.h"
 
@@ -172,15 +173,15 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 ** flushed first).
 */
 #define HEAP_LOG 64
-#define HEAP_LOG_FREE ((uint64_t)1 << 63) /* in an entry's word: a free */
 
 struct heap_log {
 	int lock;         /* taken by whoever flushes, with more than one thread */
 	int flushing;     /* a flush is under way: a writer interrupting it skips the log */
 	uint32_t n, done; /* entries written; entries charged (the first n - done are pending) */
 	struct {
-		uint64_t word;                /* bytes, | HEAP_LOG_FREE for a free */
-		struct aprof_heap_counts *h;  /* the counters charged */
+		uint64_t size; /* bytes in bits 0-47 (above: ignored, a header's generation) */
+		uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
+				  0-5 ignored: a free logs its block's header words as they are) */
 	} e[HEAP_LOG];
 };
 
@@ -301,8 +302,9 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 	aprof_spin_lock(&log->lock);
 	n = APROF_GET(log->n);
 	for (k = APROF_GET(log->done); k < n; k++)
-		heap_charge(bins, log->e[k].h, (log->e[k].word & HEAP_LOG_FREE) == 0,
-			    log->e[k].word & ~HEAP_LOG_FREE);
+		heap_charge(bins, (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag & ~(uint64_t)63),
+			    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
+			    log->e[k].size & APROF_BLOCK_SIZE_MAX);
 	APROF_PUT(log->done, n);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
@@ -310,18 +312,17 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 
 
 /*
-** Appends an event (WORD, H) to the log after BINS, its owner's, and charges
-** the log when full.  Entry first, then the count: a writer interrupting
+** Appends an event (SIZE, TAG: a log entry) to the log after BINS, its
+** owner's, and charges the log when full.  Entry first, then the count: a writer interrupting
 ** between (a signal) sees the entry as not yet written.
 */
-APROF_NOINSTR static inline void log_append(struct aprof_heap_bin *bins, uint64_t word,
-					    struct aprof_heap_counts *h)
+APROF_NOINSTR static inline void log_append(struct aprof_heap_bin *bins, uint64_t size, uint64_t tag)
 {
 	struct heap_log *log = log_of(bins);
 	uint32_t i = log->n;
 
-	log->e[i].word = word;
-	log->e[i].h = h;
+	log->e[i].size = size;
+	log->e[i].tag = tag;
 	APROF_PUT(log->n, i + 1);
 	if (APROF_UNLIKELY(i + 1 == HEAP_LOG)) {
 		log_flush(bins);
@@ -392,7 +393,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 		return heap_alloc_first(t, c, size);
 	start = heap_event(t);
 	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(bins, size, h);
+		log_append(bins, size, (uintptr_t)h);
 	else
 		heap_charge_now(bins, h, 1, size);
 	aprof_types_allocated(t, c, h, size);
@@ -435,7 +436,7 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	if (t->bins == NULL && bins_new(t) == NULL)
 		heap_charge(NULL, h, 0, size);
 	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(t->bins, size | HEAP_LOG_FREE, h);
+		log_append(t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
 	else
 		heap_charge_now(t->bins, h, 0, size);
 	if (APROF_UNLIKELY(start != 0))
@@ -459,51 +460,129 @@ APROF_NOINSTR static inline int heap_common(struct aprof_thread *t)
 }
 
 
-/* Appends (WORD, H) to T's log (heap_common(T)). */
-APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_t word,
-						 struct aprof_heap_counts *h)
+/* Appends (SIZE, TAG) to T's log (heap_common(T)). */
+APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_t size, uint64_t tag)
 {
 	struct heap_log *log = log_of(t->bins);
 	uint32_t i = log->n;
 
-	log->e[i].word = word;
-	log->e[i].h = h;
+	log->e[i].size = size;
+	log->e[i].tag = tag;
 	APROF_PUT(log->n, i + 1);
 }
 
 
-APROF_NOINSTR struct aprof_heap_counts *aprof_heap_alloc(size_t size)
+/*
+** The common case of an allocation of SIZE bytes (heap_common), charged:
+** its counters, or NULL if it is not the common case, to be charged by
+** heap_alloc_any.
+*/
+APROF_NOINSTR static inline struct aprof_heap_counts *heap_alloc_common(size_t size)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 
 	if (!heap_common(t) || !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy)
-		return heap_alloc_any(size);
+		return NULL;
 	c = t->cur;
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 	if (APROF_UNLIKELY(h == NULL) ||
 	    !aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
 				 t->limit == t->top, size))
-		return heap_alloc_any(size);
+		return NULL;
 	APROF_ADD(c->heap_events, 1);
-	heap_log_common(t, size, h);
+	heap_log_common(t, size, (uintptr_t)h);
 	return h;
+}
+
+
+/*
+** The common case of a free, from its block's header words as they are
+** (blocks.h: SIZE holds the bytes and the generation, TAG the counters and
+** the mark): 1 if charged.
+*/
+APROF_NOINSTR static inline int heap_free_common(uint64_t size, uint64_t tag)
+{
+	struct aprof_thread *t = aprof_self;
+
+	if (!heap_common(t) || tag < 64 || aprof_busy ||
+	    !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ||
+	    ((size >> 48 ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
+		return 0;
+	APROF_ADD(t->cur->heap_events, 1);
+	heap_log_common(t, size, tag);
+	return 1;
+}
+
+
+/* Writes the header of the block for the program at P, charged to H (NULL if not), and returns P. */
+APROF_NOINSTR static inline void *heap_put(char *p, size_t size, size_t offset,
+					   struct aprof_heap_counts *h)
+{
+	struct aprof_block b;
+
+	b.size = size;
+	b.offset = offset;
+	b.generation = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
+	b.counts = h;
+	aprof_block_put(p, &b);
+	if (h != NULL)
+		aprof_policy_count_allocation();
+	return p;
+}
+
+
+/* aprof_heap_block, every case. */
+APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, size_t size,
+								    size_t offset)
+{
+	return heap_put((char *)base + offset, size, offset, heap_alloc_any(size));
+}
+
+
+APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
+{
+	struct aprof_heap_counts *h;
+
+	if (base == NULL)
+		return NULL;
+	if (offset != APROF_BLOCK_HEADER || (h = heap_alloc_common(size)) == NULL)
+		return heap_block_any(base, size, offset);
+	return heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
 }
 
 
 APROF_NOINSTR void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint32_t generation)
 {
-	struct aprof_thread *t = aprof_self;
-
-	if (!heap_common(t) || h == NULL || aprof_busy ||
-	    !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ||
-	    ((generation ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0) {
+	if (!heap_free_common(size | (uint64_t)(generation & 0xffff) << 48,
+			      (uintptr_t)h | APROF_BLOCK_MARK))
 		heap_free_any(h, size, generation);
-		return;
+}
+
+
+/* aprof_heap_release, every case. */
+APROF_NOINSTR __attribute__((noinline)) static void *heap_release_any(void *p)
+{
+	struct aprof_block b;
+
+	if (!aprof_block_get(p, &b)) { /* not handed out by the wrappers: glibc's own */
+		aprof_heap_untracked();
+		return p;
 	}
-	APROF_ADD(t->cur->heap_events, 1);
-	heap_log_common(t, size | HEAP_LOG_FREE, h);
+	aprof_heap_free(b.counts, b.size, b.generation);
+	return (char *)p - b.offset;
+}
+
+
+/* The common case: a malloc block (the header right before it), logged as its header says. */
+APROF_NOINSTR void *aprof_heap_release(void *p)
+{
+	const uint64_t *w = p;
+
+	if ((w[-1] & 63) != APROF_BLOCK_MARK || !heap_free_common(w[-2], w[-1]))
+		return heap_release_any(p);
+	return (char *)p - APROF_BLOCK_HEADER;
 }
 
 

@@ -81,12 +81,21 @@ APROF_HIDDEN void aprof_heap_on_set(int on);
 extern APROF_HIDDEN uint32_t aprof_heap_generation;
 
 /*
-** Charges an allocation of SIZE bytes to the calling thread's current
-** context, if it is followed.  Returns the context's counters for the
-** block's header (blocks.h), or NULL if not followed (tracking off, the
-** thread has no state, the runtime's own allocation, memory refused).
+** The block at BASE (NULL if glibc refused it), of SIZE bytes for the
+** program at BASE + OFFSET (blocks.h: 16, or a larger alignment): charged
+** to the calling thread's current context if followed (not: tracking off,
+** the thread has no state, the runtime's own allocation, memory refused),
+** and then counted towards the next autosave; its header written either
+** way.  Returns the program's address, NULL if BASE is.
 */
-APROF_HIDDEN struct aprof_heap_counts *aprof_heap_alloc(size_t size);
+APROF_HIDDEN void *aprof_heap_block(void *base, size_t size, size_t offset);
+
+/*
+** free(P), P not NULL: the free charged to the context that allocated P
+** (its header says), or counted as untracked if the wrappers never handed
+** P out.  Returns the real block, for glibc's free.
+*/
+APROF_HIDDEN void *aprof_heap_release(void *p);
 
 /*
 ** Charges the free of a block of SIZE bytes allocated in GENERATION to H,

@@ -19,7 +19,6 @@
 #include "blocks.h"
 #include "heap.h"
 #include "interpose.h"
-#include "policy.h"
 #include "startup.h"
 #include "thread.h"
 
@@ -54,37 +53,12 @@ APROF_NOINSTR static inline int with_headers(void)
 ** first hook once the runtime has started, so that the allocation about to
 ** be made can be followed.
 */
-APROF_NOINSTR static void thread_state(void)
+APROF_NOINSTR static inline void thread_state(void)
 {
 	if (APROF_UNLIKELY(aprof_self == NULL) && !aprof_busy &&
 	    __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) &&
 	    __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
 		aprof_startup_thread();
-}
-
-
-/*
-** The block at BASE (NULL if the allocation failed), of SIZE bytes for the
-** program at BASE + OFFSET: charged if followed, and counted towards the
-** next autosave, its header written (blocks.h).  Returns the program's
-** address.
-*/
-APROF_NOINSTR static inline void *headed(void *base, size_t size, size_t offset)
-{
-	struct aprof_block b;
-	char *p;
-
-	if (base == NULL)
-		return NULL;
-	p = (char *)base + offset;
-	b.size = size;
-	b.offset = offset;
-	b.generation = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
-	b.counts = aprof_heap_alloc(size);
-	if (b.counts != NULL)
-		aprof_policy_count_allocation();
-	aprof_block_put(p, &b);
-	return p;
 }
 
 
@@ -108,7 +82,7 @@ APROF_API void *malloc(size_t size)
 	thread_state();
 	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
-	return headed(__libc_malloc(total), size, APROF_BLOCK_HEADER);
+	return aprof_heap_block(__libc_malloc(total), size, APROF_BLOCK_HEADER);
 }
 
 
@@ -125,27 +99,14 @@ APROF_API void *calloc(size_t n, size_t size)
 	}
 	if (with_header(bytes, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
-	return headed(__libc_calloc(1, total), bytes, APROF_BLOCK_HEADER);
+	return aprof_heap_block(__libc_calloc(1, total), bytes, APROF_BLOCK_HEADER);
 }
 
 
 APROF_API void free(void *p)
 {
-	struct aprof_block b;
-
-	if (p == NULL)
-		return;
-	if (!aprof_block_get(p, &b)) { /* not handed out here: glibc's own */
-		aprof_heap_untracked();
-		__libc_free(p);
-		return;
-	}
-	/*
-	** glibc's first, while the block's line, just read, is on its way: the
-	** charge needs only the header's words, and no load waits on them.
-	*/
-	__libc_free((char *)p - b.offset);
-	aprof_heap_free(b.counts, b.size, b.generation);
+	if (p != NULL)
+		__libc_free(aprof_heap_release(p));
 }
 
 
@@ -191,7 +152,7 @@ APROF_API void *realloc(void *p, size_t size)
 	if (q == NULL)
 		return NULL; /* P is still allocated, its header unchanged */
 	aprof_heap_free(b.counts, b.size, b.generation);
-	return headed(q, size, APROF_BLOCK_HEADER);
+	return aprof_heap_block(q, size, APROF_BLOCK_HEADER);
 }
 
 
@@ -227,7 +188,7 @@ APROF_NOINSTR static void *aligned(size_t alignment, size_t size)
 	thread_state();
 	if (with_header(size, alignment, &total) != 0)
 		return NULL;
-	return headed(__libc_memalign(alignment, total), size, alignment);
+	return aprof_heap_block(__libc_memalign(alignment, total), size, alignment);
 }
 
 
