@@ -278,7 +278,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 		enter_slow(fn, site, frame);
 		return;
 	}
-	cur->succ[APROF_WAY(fn)] = next;
+	aprof_successor_cache(cur, fn, next);
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	count(cur, next);
