@@ -287,6 +287,44 @@ APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_
 
 
 /*
+** Charges entries FROM to N of the log LOG after BINS, the process having
+** one thread: heap_charge for each, without locks, the live total and the
+** peak kept in registers.
+*/
+APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct heap_log *log,
+					   uint32_t from, uint32_t n)
+{
+	uint64_t live = __atomic_load_n(&live_total, __ATOMIC_RELAXED);
+	uint64_t peak = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
+	uint32_t k, e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+
+	for (k = from; k < n; k++) {
+		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
+		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
+		int alloc = (tag & APROF_BLOCK_MARK) == 0, c = AMON_SIZE_CLASS(size);
+		uint64_t *w = alloc ? &h->tally_alloc[c] : &h->tally_free[c], v;
+
+		bin_count(bins, alloc, size);
+		if (APROF_UNLIKELY(h->stamp != e))
+			heap_touch_slow(h, e);
+		v = *w + APROF_TALLY_ONE + size;
+		if (APROF_LIKELY(size < APROF_TALLY_BYTES && (v & APROF_TALLY_FULL) == 0))
+			APROF_PUT(*w, v);
+		else
+			heap_count(h, alloc, size);
+		live += alloc ? size : -size;
+		if (alloc && APROF_UNLIKELY(live > peak)) {
+			__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
+			heap_new_peak(h, live);
+			peak = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
+			e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+		}
+	}
+	__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
+}
+
+
+/*
 ** Charges the pending entries of the log after BINS, in their order; its
 ** owner, a writer, or a thread that finds it left from before more threads
 ** came.  A writer that interrupted a flush (a signal) leaves it to the flush.
@@ -301,10 +339,14 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 	APROF_PUT(log->flushing, 1);
 	aprof_spin_lock(&log->lock);
 	n = APROF_GET(log->n);
-	for (k = APROF_GET(log->done); k < n; k++)
-		heap_charge(bins, (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag & ~(uint64_t)63),
-			    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
-			    log->e[k].size & APROF_BLOCK_SIZE_MAX);
+	if (APROF_SINGLE_THREADED())
+		log_replay_alone(bins, log, APROF_GET(log->done), n);
+	else
+		for (k = APROF_GET(log->done); k < n; k++)
+			heap_charge(bins,
+				    (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag & ~(uint64_t)63),
+				    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
+				    log->e[k].size & APROF_BLOCK_SIZE_MAX);
 	APROF_PUT(log->done, n);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
@@ -487,12 +529,13 @@ APROF_NOINSTR static inline struct aprof_heap_counts *heap_alloc_common(size_t s
 		return NULL;
 	c = t->cur;
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
-	if (APROF_UNLIKELY(h == NULL) ||
-	    !aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
-				 t->limit == t->top, size))
+	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
 	APROF_ADD(c->heap_events, 1);
 	heap_log_common(t, size, (uintptr_t)h);
+	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
+				 t->limit == t->top, size))
+		aprof_types_allocated(t, c, h, size);
 	return h;
 }
 
