@@ -12,56 +12,65 @@
 #                         stat()), holding exactly N allocations;
 #   APROF_HEAP=0          the profile says heap tracking was off, and aprof
 #                         refuses a heap metric with one line.
+# The first four with both clocks, APROF_CLOCK=counter and sample.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-control"
 
-# run MODE: a fresh run of s-control MODE in an empty $WORK/MODE.
+# run MODE: a fresh run of s-control MODE in an empty $D/MODE, with clock $clock.
 run() {
-	mkdir "$WORK/$1"
-	(cd "$WORK/$1" && APROF_OUT="$WORK/$1/amon.out" "$exe" "$1" >/dev/null) || fail "$1: exited $?"
+	mkdir -p "$D/$1"
+	(cd "$D/$1" && APROF_CLOCK=$clock APROF_OUT="$D/$1/amon.out" "$exe" "$1" >/dev/null) ||
+		fail "$clock: $1: exited $?"
 }
 
-run dump
-expect_eq "dump: files" "$(ls "$WORK/dump" | tr '\n' ' ')" "amon.out snapshot.out "
-"$APROF" -b "$exe" "$WORK/dump/snapshot.out" >/dev/null || fail "dump: aprof cannot read the snapshot"
-heap_totals "$exe" "$WORK/dump/snapshot.out"
-expect_eq "dump: snapshot: before bytes" "$(heap_proc before bytes)" 500
-expect_eq "dump: snapshot: before calls" "$(heap_proc before calls)" 1
-expect_eq "dump: snapshot: after (not run yet)" "$(heap_proc after calls)" ""
-expect_eq "dump: snapshot: kept" "$(heap_total kept)" 500
-heap_totals "$exe" "$WORK/dump/amon.out"
-expect_eq "dump: at exit: before bytes" "$(heap_proc before bytes)" 500
-expect_eq "dump: at exit: after bytes" "$(heap_proc after bytes)" 70
-expect_eq "dump: at exit: after calls" "$(heap_proc after calls)" 1
-expect_eq "dump: at exit: kept" "$(heap_total kept)" 570
+# Both clocks: in sampling mode, a thread alone logs its heap events and
+# charges them in batches (runtime/heap.c), which a dump, a stop, a restart
+# and an autosave must see exactly as the counter's direct charges.
+for clock in counter sample; do
+	D=$WORK/clock-$clock
+	run dump
+	expect_eq "$clock: dump: files" "$(ls "$D/dump" | tr '\n' ' ')" "amon.out snapshot.out "
+	"$APROF" -b "$exe" "$D/dump/snapshot.out" >/dev/null ||
+		fail "$clock: dump: aprof cannot read the snapshot"
+	heap_totals "$exe" "$D/dump/snapshot.out"
+	expect_eq "$clock: dump: snapshot: before bytes" "$(heap_proc before bytes)" 500
+	expect_eq "$clock: dump: snapshot: before calls" "$(heap_proc before calls)" 1
+	expect_eq "$clock: dump: snapshot: after (not run yet)" "$(heap_proc after calls)" ""
+	expect_eq "$clock: dump: snapshot: kept" "$(heap_total kept)" 500
+	heap_totals "$exe" "$D/dump/amon.out"
+	expect_eq "$clock: dump: at exit: before bytes" "$(heap_proc before bytes)" 500
+	expect_eq "$clock: dump: at exit: after bytes" "$(heap_proc after bytes)" 70
+	expect_eq "$clock: dump: at exit: after calls" "$(heap_proc after calls)" 1
+	expect_eq "$clock: dump: at exit: kept" "$(heap_total kept)" 570
 
-run stop
-expect_eq "stop: files (nothing left behind)" "$(ls "$WORK/stop" | tr '\n' ' ')" "amon.out "
-heap_totals "$exe" "$WORK/stop/amon.out"
-expect_eq "stop: before bytes" "$(heap_proc before bytes)" 500
-expect_eq "stop: after (run after the stop)" "$(heap_proc after calls)" ""
-expect_eq "stop: allocations" "$(heap_total allocs)" 5
+	run stop
+	expect_eq "$clock: stop: files (nothing left behind)" "$(ls "$D/stop" | tr '\n' ' ')" "amon.out "
+	heap_totals "$exe" "$D/stop/amon.out"
+	expect_eq "$clock: stop: before bytes" "$(heap_proc before bytes)" 500
+	expect_eq "$clock: stop: after (run after the stop)" "$(heap_proc after calls)" ""
+	expect_eq "$clock: stop: allocations" "$(heap_total allocs)" 5
 
-run restart
-expect_eq "restart: files (only the new one)" "$(ls "$WORK/restart" | tr '\n' ' ')" "other.out "
-heap_totals "$exe" "$WORK/restart/other.out"
-expect_eq "restart: after bytes" "$(heap_proc after bytes)" 70
-expect_eq "restart: after calls" "$(heap_proc after calls)" 1
-expect_eq "restart: before bytes (forgotten)" "$(heap_proc before bytes)" 0
-expect_eq "restart: before calls (forgotten)" "$(heap_proc before calls)" 0
-expect_eq "restart: allocations" "$(heap_total allocs)" 7
-expect_eq "restart: frees (the free of an older block is not charged)" "$(heap_total frees)" 0
-expect_eq "restart: kept" "$(heap_total kept)" 70
-expect_eq "restart: frees of blocks never seen" "$(heap_total untracked)" 0
+	run restart
+	expect_eq "$clock: restart: files (only the new one)" "$(ls "$D/restart" | tr '\n' ' ')" "other.out "
+	heap_totals "$exe" "$D/restart/other.out"
+	expect_eq "$clock: restart: after bytes" "$(heap_proc after bytes)" 70
+	expect_eq "$clock: restart: after calls" "$(heap_proc after calls)" 1
+	expect_eq "$clock: restart: before bytes (forgotten)" "$(heap_proc before bytes)" 0
+	expect_eq "$clock: restart: before calls (forgotten)" "$(heap_proc before calls)" 0
+	expect_eq "$clock: restart: allocations" "$(heap_total allocs)" 7
+	expect_eq "$clock: restart: frees (the free of an older block is not charged)" "$(heap_total frees)" 0
+	expect_eq "$clock: restart: kept" "$(heap_total kept)" 70
+	expect_eq "$clock: restart: frees of blocks never seen" "$(heap_total untracked)" 0
 
-run autosave
-expect_eq "autosave: files" "$(ls "$WORK/autosave" | tr '\n' ' ')" "amon.out autosave.out "
-heap_totals "$exe" "$WORK/autosave/autosave.out"
-expect_eq "autosave: after 100 allocations: many allocations" "$(heap_proc many allocs)" 100
-expect_eq "autosave: after 100 allocations: total" "$(heap_total allocs)" 100
-heap_totals "$exe" "$WORK/autosave/amon.out"
-expect_eq "autosave: at exit: many allocations" "$(heap_proc many allocs)" 150
+	run autosave
+	expect_eq "$clock: autosave: files" "$(ls "$D/autosave" | tr '\n' ' ')" "amon.out autosave.out "
+	heap_totals "$exe" "$D/autosave/autosave.out"
+	expect_eq "$clock: autosave: after 100 allocations: many allocations" "$(heap_proc many allocs)" 100
+	expect_eq "$clock: autosave: after 100 allocations: total" "$(heap_total allocs)" 100
+	heap_totals "$exe" "$D/autosave/amon.out"
+	expect_eq "$clock: autosave: at exit: many allocations" "$(heap_proc many allocs)" 150
+done
 
 mkdir "$WORK/off"
 (cd "$WORK/off" && APROF_HEAP=0 APROF_OUT="$WORK/off/amon.out" "$exe" plain >/dev/null) ||

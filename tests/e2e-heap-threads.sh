@@ -4,13 +4,16 @@
 # every routine's bytes, allocations and kept bytes are exact, blocks
 # allocated while the program had one thread (no heap locks) and freed by
 # others included, and stay exact
+#   - in sampling mode (APROF_CLOCK=sample), where main logs its heap
+#     events while it is alone (runtime/heap.c);
 #   - with MALLOC_CHECK_=3 and MALLOC_PERTURB_ (glibc's own checks);
 #   - under valgrind memcheck with libaprof's wrappers in the path, so every
 #     block libaprof hands out and takes back is checked;
 #   - under ThreadSanitizer, with the whole runtime built with
 #     -fsanitize=thread: no data race in the heap path (heap.c, blocks.c,
 #     malloc.c), nor in the writer when main dumps while the threads run,
-#     apart from the writer's reads of the hooks' own counters (below).
+#     apart from the writer's reads of the hooks' own counters (below),
+#     with both clocks.
 # The valgrind and TSan parts are skipped, saying so, where the tool is
 # missing.
 . "$top_srcdir/tests/e2e-lib.sh"
@@ -41,6 +44,16 @@ expect_eq "output" "$(cat "$WORK/stdout")" "blocks 8000"
 heap_totals "$exe" "$WORK/amon.out"
 check_exact "plain"
 expect_eq "plain: threads" "$(heap_total threads)" 5
+
+# Sampling: main, alone at first, logs its heap events and charges them in
+# batches (runtime/heap.c); what is left in its log when the threads start
+# is charged before anything else, and the writer charges every log first.
+rm -f "$WORK/amon.out"
+(cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/amon.out" "$exe" >"$WORK/stdout") ||
+	fail "APROF_CLOCK=sample: s-heap-threads exited $?"
+expect_eq "APROF_CLOCK=sample: output" "$(cat "$WORK/stdout")" "blocks 8000"
+heap_totals "$exe" "$WORK/amon.out"
+check_exact "APROF_CLOCK=sample"
 
 # glibc 2.34 and later honour MALLOC_CHECK_ only with libc_malloc_debug.so
 # preloaded, whose malloc would then come before libaprof's and hide every
@@ -120,21 +133,23 @@ if [ "$tsan_status" -eq 77 ]; then
 elif [ "$tsan_status" -ne 0 ]; then
 	fail "ThreadSanitizer build"
 else
-	for mode in run dump; do
+	for run in "counter run" "counter dump" "sample run" "sample dump"; do
+		clock=${run% *} mode=${run#* } f=$(echo "$run" | tr ' ' -)
 		rm -f "$WORK/amon.out"
-		(cd "$WORK" && APROF_OUT="$WORK/amon.out" TSAN_OPTIONS="halt_on_error=0 exitcode=0 history_size=7" \
-			"$tsan/s-heap-threads" $mode >"$WORK/stdout" 2>"$WORK/tsan-$mode") ||
-			fail "TSan ($mode): exited $?"
-		tsan_races "$WORK/tsan-$mode" >"$WORK/races-$mode"
-		if [ -s "$WORK/races-$mode" ]; then
-			cat "$WORK/tsan-$mode" >&2
-			fail "TSan ($mode): data races in the runtime"
+		(cd "$WORK" && APROF_CLOCK=$clock APROF_OUT="$WORK/amon.out" \
+			TSAN_OPTIONS="halt_on_error=0 exitcode=0 history_size=7" \
+			"$tsan/s-heap-threads" $mode >"$WORK/stdout" 2>"$WORK/tsan-$f") ||
+			fail "TSan ($run): exited $?"
+		tsan_races "$WORK/tsan-$f" >"$WORK/races-$f"
+		if [ -s "$WORK/races-$f" ]; then
+			cat "$WORK/tsan-$f" >&2
+			fail "TSan ($run): data races in the runtime"
 		else
-			echo "ok: TSan ($mode): no race"
+			echo "ok: TSan ($run): no race"
 		fi
-		expect_eq "TSan ($mode): output" "$(cat "$WORK/stdout")" "blocks 8000"
+		expect_eq "TSan ($run): output" "$(cat "$WORK/stdout")" "blocks 8000"
 		heap_totals "$tsan/s-heap-threads" "$WORK/amon.out"
-		check_exact "TSan ($mode)"
+		check_exact "TSan ($run)"
 	done
 fi
 finish
