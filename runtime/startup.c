@@ -27,9 +27,10 @@ static pthread_key_t thread_key; /* its destructor sees each thread end */
 
 
 /*
-** A thread ends: charge its last interval and keep its name (set with
-** pthread_setname_np, perhaps after its first hook).  Hooks called after
-** this (other destructors) still work on the state.
+** A thread ends: charge its last interval, keep its name (set with
+** pthread_setname_np, perhaps after its first hook) and give back the
+** shadow stack's unused address space.  Hooks called after this (other
+** destructors) still work on the state.
 */
 APROF_NOINSTR static void thread_end(void *state)
 {
@@ -39,6 +40,7 @@ APROF_NOINSTR static void thread_end(void *state)
 		aprof_sample_thread_end(t);
 	aprof_charge_now(t);
 	prctl(PR_GET_NAME, t->name);
+	aprof_thread_stack_trim(t);
 }
 
 

@@ -120,6 +120,14 @@ APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 }
 
 
+APROF_NOINSTR void aprof_thread_stack_trim(struct aprof_thread *t)
+{
+	if (t->reserved > t->cap)
+		aprof_unmap(t->stack + t->cap, (t->reserved - t->cap) * sizeof t->stack[0]);
+	t->reserved = t->cap;
+}
+
+
 /*
 ** True if C is the frame of a shadow-stack entry: the stack pointer of a
 ** routine (in its enter hook) that is still there.

@@ -144,6 +144,14 @@ APROF_HIDDEN struct aprof_thread *aprof_thread_new(void);
 /* Doubles T's shadow stack in place; returns -1 if no memory or no room reserved. */
 APROF_HIDDEN int aprof_thread_grow_stack(struct aprof_thread *t);
 
+/*
+** Gives back the address space reserved for T's shadow stack beyond what it
+** uses (a thread's end: its state is never freed, and a program that makes
+** threads by the million would run out of address space); the entries in
+** use stay, and a hook after this that needs more counts the call as lost.
+*/
+APROF_HIDDEN void aprof_thread_stack_trim(struct aprof_thread *t);
+
 /* Makes T's shadow stack empty (its sentinel on top) and its limit END's. */
 APROF_HIDDEN void aprof_thread_stack_reset(struct aprof_thread *t);
 
