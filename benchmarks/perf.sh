@@ -26,15 +26,18 @@
 #   bare         no instrumentation;
 #   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
 #                calling the hooks costs, the floor under any such profiler;
+#   emptyso      the same hooks in a shared library, called as libaprof.so's
+#                are (through the PLT): the floor under the aprof build;
 #   aprof        -finstrument-functions, linked with libaprof;
 #   static       the same, with libaprof linked in (libaprof.a): the hooks
 #                called directly, their thread-local state without the GOT;
 #   gprof        -pg;
-#   emptyx, aprofx, staticx   (jsoncpp only) empty, aprof and static with
+#   emptyx, emptyxso, aprofx, staticx   (jsoncpp only) empty, emptyso, aprof
+#                and static with
 #                the routines of system headers (/usr/include: libstdc++'s
 #                templates) not instrumented.
 # and run as these variants:
-#   bare, empty hooks, gprof     the builds;
+#   bare, empty hooks, empty hooks .so, gprof     the builds;
 #   aprof                        the aprof build, cycle counter (the default);
 #   aprof sample                 the aprof build, APROF_CLOCK=sample;
 #   aprof static, aprof sample static   the static build, both clocks;
@@ -199,21 +202,26 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 # The x builds leave the routines of system headers uninstrumented (jsoncpp).
 EMPTY=$P/tools/empty-hooks.o
 gcc -O2 -c -o "$EMPTY" "$here/empty-hooks.c" || die "building benchmarks/empty-hooks.c failed"
+gcc -O2 -shared -fPIC -o "$P/tools/libemptyhooks.so" "$here/empty-hooks.c" ||
+	die "building benchmarks/empty-hooks.c as a shared library failed"
+EMPTYSO="-L$P/tools -lemptyhooks -Wl,-rpath,$P/tools"
 XFLAGS=-finstrument-functions-exclude-file-list=/usr/include
 variant_flags() {
 	case $1 in
 	bare) echo "$CFLAGS|" ;;
 	empty) echo "$CFLAGS -finstrument-functions|$EMPTY" ;;
+	emptyso) echo "$CFLAGS -finstrument-functions|$EMPTYSO" ;;
 	aprof) echo "$CFLAGS -finstrument-functions|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
 	static) echo "$CFLAGS -finstrument-functions|$LIBDIR/libaprof.a -lz" ;;
 	gprof) echo "$CFLAGS -pg|" ;;
 	emptyx) echo "$CFLAGS -finstrument-functions $XFLAGS|$EMPTY" ;;
+	emptyxso) echo "$CFLAGS -finstrument-functions $XFLAGS|$EMPTYSO" ;;
 	aprofx) echo "$CFLAGS -finstrument-functions $XFLAGS|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
 	staticx) echo "$CFLAGS -finstrument-functions $XFLAGS|$LIBDIR/libaprof.a -lz" ;;
 	esac
 }
-BUILDS="bare empty aprof static gprof"
-XBUILDS="$BUILDS emptyx aprofx staticx"
+BUILDS="bare empty emptyso aprof static gprof"
+XBUILDS="$BUILDS emptyx emptyxso aprofx staticx"
 
 # makefile DIR PROGRAM VPATH EXTRA-CFLAGS OBJS LIBS VARIANT [c++]: writes
 # DIR/Makefile (only when it changes, so a second run rebuilds nothing); C, or
@@ -352,10 +360,12 @@ variant_build() {
 	case $1 in
 	bare | callgrind) echo bare ;;
 	empty) echo empty ;;
+	emptyso) echo emptyso ;;
 	aprof | sample | noheap | snoheap) echo aprof ;;
 	static | ssample) echo static ;;
 	gprof | uftrace) echo gprof ;;
 	emptyx) echo emptyx ;;
+	emptyxso) echo emptyxso ;;
 	aprofx | samplex) echo aprofx ;;
 	ssamplex) echo staticx ;;
 	esac
@@ -364,6 +374,7 @@ variant_label() {
 	case $1 in
 	bare) echo "bare" ;;
 	empty) echo "empty hooks" ;;
+	emptyso) echo "empty hooks .so" ;;
 	aprof) echo "aprof" ;;
 	sample) echo "aprof sample" ;;
 	static) echo "aprof static" ;;
@@ -374,13 +385,14 @@ variant_label() {
 	uftrace) echo "uftrace" ;;
 	callgrind) echo "callgrind" ;;
 	emptyx) echo "empty hooks, headers excluded" ;;
+	emptyxso) echo "empty hooks .so, headers excluded" ;;
 	aprofx) echo "aprof, headers excluded" ;;
 	samplex) echo "aprof sample, headers excluded" ;;
 	ssamplex) echo "aprof sample static, headers excluded" ;;
 	esac
 }
-FULL_VARIANTS="bare empty aprof sample noheap snoheap static ssample gprof"
-X_VARIANTS="emptyx aprofx samplex ssamplex"
+FULL_VARIANTS="bare empty emptyso aprof sample noheap snoheap static ssample gprof"
+X_VARIANTS="emptyx emptyxso aprofx samplex ssamplex"
 # full_variants BENCH: the variants run on BENCH's full input.
 full_variants() { case $1 in jsoncpp) echo "$FULL_VARIANTS $X_VARIANTS" ;; *) echo "$FULL_VARIANTS" ;; esac; }
 SMALL_VARIANTS="bare aprof"
@@ -506,7 +518,9 @@ gettime_ns=$(cat "$P/data/clock."[123] | awk '$1 == "monotonic" { print $2 }' | 
 #   variant median-s ratio ns/call beyond-reads rss-KiB profile-bytes charged/bare analysis-s charged/empty
 #   beyond-empty
 # (beyond-empty: an aprof variant's ns/call less the empty hooks' in the same
-# round, the x variants' less the x empty hooks': the runtime's own work.)
+# round, called alike: the shared library's less emptyso's, the static
+# build's less empty's, the x variants' less the x builds': the runtime's own
+# work.)
 summarise() {
 	awk -v calls="$3" -v callsx="${4:-$3}" -v read_ns="$read_ns" '
 		function median(a, n,   i, j, t) {
@@ -517,18 +531,21 @@ summarise() {
 		$2 == "bare" { bare[$1] = $3 }
 		$2 == "empty" { empty[$1] = $3 }
 		$2 == "emptyx" { emptyx[$1] = $3 }
+		$2 == "emptyso" { emptyso[$1] = $3 }
+		$2 == "emptyxso" { emptyxso[$1] = $3 }
 		{ line[++nl] = $0; if (!($2 in seen)) { seen[$2] = 1; order[++nv] = $2 } }
 		END {
 			for (k = 1; k <= nl; k++) {
 				split(line[k], f, " ")
 				v = f[2]; i = ++cnt[v]; b = bare[f[1]]
 				secs[v, i] = f[3]; ratio[v, i] = f[3] / b
-				extra[v, i] = (f[3] - b) / (v ~ /x$/ ? callsx : calls) * 1e9
+				extra[v, i] = (f[3] - b) / (v ~ /x(so)?$/ ? callsx : calls) * 1e9
 				rss[v, i] = f[4]; prof[v, i] = f[5]
 				if (f[6] != "-") chg[v, i] = f[6] / b
 				if (f[6] != "-" && (f[1] in empty)) chge[v, i] = f[6] / empty[f[1]]
 				if (f[7] != "-") ana[v, i] = f[7]
-				e = v ~ /x$/ ? emptyx[f[1]] : empty[f[1]]
+				if (v ~ /^(static|ssample)/) e = v ~ /x$/ ? emptyx[f[1]] : empty[f[1]]
+				else e = v ~ /x$/ ? emptyxso[f[1]] : emptyso[f[1]]
 				if (v ~ /^(aprof|sample|noheap|snoheap|static|ssample)x?$/ && e != "")
 					be[v, i] = (f[3] - e) / (v ~ /x$/ ? callsx : calls) * 1e9
 			}
@@ -593,8 +610,9 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "its ratio to the bare build's (median over the paired rounds of variant / bare in the same"
 	echo "round); ns/call = (variant - bare) / calls, calls counted exactly by aprof --stats;"
 	echo "*beyond reads* = aprof's ns/call less two counter reads (one per hook); *beyond empty* ="
-	echo "an aprof variant's ns/call less the empty hooks' in the same round (headers excluded: less"
-	echo "the empty hooks' built so): the runtime's own work; peak RSS of the largest process;"
+	echo "an aprof variant's ns/call less the empty hooks' called alike in the same round (libaprof.so's"
+	echo "less *empty hooks .so*, libaprof.a's less *empty hooks*; headers excluded: less the empty"
+	echo "hooks' built so): the runtime's own work; peak RSS of the largest process;"
 	echo "profile = amon.out, gmon.out, uftrace.data or callgrind.out; *charged/bare* = the seconds"
 	echo "aprof charged (all threads) over the bare run's time.  uftrace and callgrind run on the"
 	echo "small input, against bare on that input."
