@@ -417,88 +417,28 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 }
 
 
-/* aprof_heap_alloc, every case. */
-APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_alloc_any(size_t size)
-{
-	struct aprof_thread *t = aprof_self;
-	struct aprof_context *c;
-	struct aprof_heap_counts *h;
-	struct aprof_heap_bin *bins;
-	uint64_t start;
-
-	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy || t == NULL)
-		return NULL;
-	c = t->cur;
-	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
-	bins = t->bins;
-	if (APROF_UNLIKELY(h == NULL || bins == NULL))
-		return heap_alloc_first(t, c, size);
-	start = heap_event(t);
-	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(bins, size, (uintptr_t)h);
-	else
-		heap_charge_now(bins, h, 1, size);
-	aprof_types_allocated(t, c, h, size);
-	if (APROF_UNLIKELY(start != 0))
-		heap_probe_end(t, start);
-	return h;
-}
-
-
-APROF_NOINSTR void aprof_heap_untracked(void)
-{
-	/* The runtime's own blocks are never followed. */
-	if (__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy)
-		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
-}
-
-
-/* aprof_heap_free, every case. */
-APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_heap_counts *h, size_t size, uint32_t generation)
-{
-	struct aprof_thread *t;
-	uint64_t start = 0;
-
-	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
-		return;
-	if (h == NULL) {
-		aprof_heap_untracked();
-		return;
-	}
-	/* Allocated before aprof_restart: its allocation was forgotten. */
-	if (((generation ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
-		return;
-	/* The thread's state, if it is profiled and not in the runtime's own code. */
-	t = aprof_busy ? NULL : aprof_self;
-	if (t == NULL) {
-		heap_charge(NULL, h, 0, size);
-		return;
-	}
-	start = heap_event(t);
-	if (t->bins == NULL && bins_new(t) == NULL)
-		heap_charge(NULL, h, 0, size);
-	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
-	else
-		heap_charge_now(t->bins, h, 0, size);
-	if (APROF_UNLIKELY(start != 0))
-		heap_probe_end(t, start);
-}
-
-
 /*
-** The common case of both, while the process has one thread, sampling (no
-** probe to time) and the log not about to fill: no call but glibc's, no
-** register saved, a few stores to lines in the cache; anything else goes
-** to the cases above, whole.  (benchmarks/heap-live.sh: on a heap that
+** The common case of an allocation or a free, while the process has one
+** thread, no probe is due (none in sampling mode) and the log is not about
+** to fill: no call but glibc's, no register saved, a few stores to lines in
+** the cache; anything else goes to heap_alloc_any or heap_free_any, whole.  (benchmarks/heap-live.sh: on a heap that
 ** misses the cache at every block, each instruction here costs about a
 ** nanosecond, as it keeps the processor from overlapping the misses.)
 */
 APROF_NOINSTR static inline int heap_common(struct aprof_thread *t)
 {
 	return APROF_LIKELY(t != NULL && t->bins != NULL && APROF_SINGLE_THREADED() &&
-			    aprof_clock_kind == AMON_CLOCK_SAMPLE &&
+			    (aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe > 1) &&
 			    log_of(t->bins)->n + 1 < HEAP_LOG);
+}
+
+
+/* T's heap event: counted in its current context C, and towards the next probe (heap_common(T)). */
+APROF_NOINSTR static inline void heap_event_common(struct aprof_thread *t, struct aprof_context *c)
+{
+	APROF_ADD(c->heap_events, 1);
+	if (aprof_clock_kind != AMON_CLOCK_SAMPLE)
+		t->heap_probe--;
 }
 
 
@@ -531,7 +471,7 @@ APROF_NOINSTR static inline struct aprof_heap_counts *heap_alloc_common(size_t s
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
-	APROF_ADD(c->heap_events, 1);
+	heap_event_common(t, c);
 	heap_log_common(t, size, (uintptr_t)h);
 	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
 				 t->limit == t->top, size))
@@ -553,9 +493,109 @@ APROF_NOINSTR static inline int heap_free_common(uint64_t size, uint64_t tag)
 	    !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ||
 	    ((size >> 48 ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
 		return 0;
-	APROF_ADD(t->cur->heap_events, 1);
+	heap_event_common(t, t->cur);
 	heap_log_common(t, size, tag);
 	return 1;
+}
+
+
+/*
+** A probe is due on thread T (with a clock): 1 if T's next heap event is
+** the probe's, to be timed on the common case when it is one, so that the
+** probes time what most calls do.
+*/
+APROF_NOINSTR static inline int heap_probe_due(const struct aprof_thread *t)
+{
+	return t != NULL && aprof_clock_kind != AMON_CLOCK_SAMPLE && t->heap_probe == 1;
+}
+
+
+/* aprof_heap_alloc, every case. */
+APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_alloc_any(size_t size)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_context *c;
+	struct aprof_heap_counts *h;
+	struct aprof_heap_bin *bins;
+	uint64_t start;
+
+	if (heap_probe_due(t)) {
+		start = aprof_clock_read();
+		t->heap_probe = 2; /* so that the common case takes it, leaving 1 */
+		h = heap_alloc_common(size);
+		if (h != NULL) {
+			heap_probe_end(t, start);
+			return h;
+		}
+		t->heap_probe = 1; /* not the common case: timed below */
+	}
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy || t == NULL)
+		return NULL;
+	c = t->cur;
+	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+	bins = t->bins;
+	if (APROF_UNLIKELY(h == NULL || bins == NULL))
+		return heap_alloc_first(t, c, size);
+	start = heap_event(t);
+	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
+		log_append(bins, size, (uintptr_t)h);
+	else
+		heap_charge_now(bins, h, 1, size);
+	aprof_types_allocated(t, c, h, size);
+	if (APROF_UNLIKELY(start != 0))
+		heap_probe_end(t, start);
+	return h;
+}
+
+
+APROF_NOINSTR void aprof_heap_untracked(void)
+{
+	/* The runtime's own blocks are never followed. */
+	if (__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy)
+		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
+}
+
+
+/* aprof_heap_free, every case. */
+APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_heap_counts *h, size_t size, uint32_t generation)
+{
+	struct aprof_thread *t = aprof_self;
+	uint64_t start = 0;
+
+	if (heap_probe_due(t)) {
+		start = aprof_clock_read();
+		t->heap_probe = 2; /* as in heap_alloc_any */
+		if (heap_free_common(size | (uint64_t)(generation & 0xffff) << 48,
+				     (uintptr_t)h | APROF_BLOCK_MARK)) {
+			heap_probe_end(t, start);
+			return;
+		}
+		t->heap_probe = 1;
+	}
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
+		return;
+	if (h == NULL) {
+		aprof_heap_untracked();
+		return;
+	}
+	/* Allocated before aprof_restart: its allocation was forgotten. */
+	if (((generation ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
+		return;
+	/* The thread's state, if it is profiled and not in the runtime's own code. */
+	t = aprof_busy ? NULL : aprof_self;
+	if (t == NULL) {
+		heap_charge(NULL, h, 0, size);
+		return;
+	}
+	start = heap_event(t);
+	if (t->bins == NULL && bins_new(t) == NULL)
+		heap_charge(NULL, h, 0, size);
+	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
+		log_append(t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
+	else
+		heap_charge_now(t->bins, h, 0, size);
+	if (APROF_UNLIKELY(start != 0))
+		heap_probe_end(t, start);
 }
 
 
