@@ -459,7 +459,8 @@ APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_
 ** its counters, or NULL if it is not the common case, to be charged by
 ** heap_alloc_any.
 */
-APROF_NOINSTR static inline struct aprof_heap_counts *heap_alloc_common(size_t size)
+APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_counts *
+heap_alloc_common(size_t size)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *c;
@@ -485,7 +486,8 @@ APROF_NOINSTR static inline struct aprof_heap_counts *heap_alloc_common(size_t s
 ** (blocks.h: SIZE holds the bytes and the generation, TAG the counters and
 ** the mark): 1 if charged.
 */
-APROF_NOINSTR static inline int heap_free_common(uint64_t size, uint64_t tag)
+APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(uint64_t size,
+										uint64_t tag)
 {
 	struct aprof_thread *t = aprof_self;
 
