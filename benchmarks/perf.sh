@@ -478,10 +478,10 @@ run() {
 	callgrind) prof=$(size_of "$d/callgrind.out") ;;
 	esac
 	echo "$round $v $secs $rss $prof $chg $ana" >>"$P/data/$bench.$size"
-	# the same output as the bare build's (speedtest1 prints its times)
+	# the same output as the bare build's (speedtest1 prints its times, padded to their width)
 	if [ "$v" != bare ] && [ "$round" -eq 1 ]; then
-		sed 's/[0-9][0-9]*\.[0-9]*s$//' "$d/out" >"$d/out.cmp"
-		sed 's/[0-9][0-9]*\.[0-9]*s$//' "$P/run/$bench/$size/bare/out" >"$d/out.bare"
+		sed 's/ *[0-9][0-9]*\.[0-9]*s$//' "$d/out" >"$d/out.cmp"
+		sed 's/ *[0-9][0-9]*\.[0-9]*s$//' "$P/run/$bench/$size/bare/out" >"$d/out.bare"
 		cmp -s "$d/out.cmp" "$d/out.bare" || die "$bench ($size input), $v: other output than the bare build's (see $d/out)"
 	fi
 }
