@@ -304,9 +304,9 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 /*
 ** An entry that the common case stopped at a depth watched after an
 ** allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
-** entries): the watch's limit given back, the common case's work and the
-** watch's, without the slow path's tests and calls; the slow path if the
-** successor is known neither to the cache nor to the table.  Tail-called by
+** entries): the common case's work, then the watch's limit given back and
+** the watch's work, without the slow path's tests and calls; the slow path if the
+** successor is not cached (so that this saves few registers).  Tail-called by
 ** the hook, which has checked all else (entry_watched).
 */
 APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, uintptr_t site,
@@ -316,19 +316,15 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, 
 	struct aprof_context *cur = t->cur, *next;
 	uint32_t kind = aprof_clock_kind;
 
-	aprof_busy = 1;
-	aprof_types_resume(t);
 	next = aprof_successor(cur, fn);
-	if (next == NULL) {
-		next = aprof_transition_known(&t->machine, cur, fn);
-		if (APROF_UNLIKELY(next == NULL)) {
-			aprof_busy = 0;
-			enter_slow(fn, site, frame); /* the watch still to see the entry */
-			return;
-		}
-		aprof_successor_cache(cur, fn, next);
+	if (APROF_UNLIKELY(next == NULL)) {
+		enter_slow(fn, site, frame); /* the watch still to see the entry */
+		return;
 	}
+	aprof_busy = 1;
 	enter_known(t, cur, next, fn, site, frame, kind);
+	/* The watch's calls last, so that nothing but T lives across them. */
+	aprof_types_resume(t);
 	aprof_types_hook(t, 1);
 	aprof_busy = 0;
 }
