@@ -12,9 +12,10 @@
 ** At the runtime's start (startup.c): fork handlers, and handlers for
 ** APROF_DUMP_SIGNAL (write a snapshot; any name kill -l prints, or a number;
 ** a value that names no signal said on stderr) and for the signals that end
-** the process (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM,
-** SIGHUP: write the profile, then the default action), each only where the
-** signal's disposition is still the default.
+** the process (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGXCPU,
+** SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGVTALRM: write the
+** profile, then the default action), each only where the signal's
+** disposition is still the default.
 */
 APROF_HIDDEN void aprof_policy_init(void);
 
@@ -24,7 +25,20 @@ APROF_HIDDEN void aprof_policy_init(void);
 */
 APROF_HIDDEN void aprof_policy_exit(void);
 
-/* Counts one allocation charged towards the next autosave (aprof_set_autosave). */
-APROF_HIDDEN void aprof_policy_count_allocation(void);
+/* Allocations between autosaves (aprof_set_autosave); 0, the default: none. */
+extern APROF_HIDDEN unsigned long aprof_autosave_every;
+
+/* Counts one allocation towards the next autosave, and writes the profile when it is due. */
+APROF_HIDDEN void aprof_policy_autosave_count(void);
+
+/*
+** Counts one allocation charged towards the next autosave: inline, so that
+** the malloc wrappers' common case (autosave off) makes no call for it.
+*/
+APROF_NOINSTR static inline void aprof_policy_count_allocation(void)
+{
+	if (APROF_UNLIKELY(__atomic_load_n(&aprof_autosave_every, __ATOMIC_RELAXED) != 0))
+		aprof_policy_autosave_count();
+}
 
 #endif /* APROF_RUNTIME_POLICY_H */
