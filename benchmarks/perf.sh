@@ -27,8 +27,10 @@
 #   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
 #                calling the hooks costs, the floor under any such profiler;
 #   emptyso      the same hooks in a shared library, called as libaprof.so's
-#                are (through the PLT): the floor under the aprof build;
-#   aprof        -finstrument-functions, linked with libaprof;
+#                are (-fno-plt: through the GOT): the floor under the aprof
+#                build;
+#   aprof        -finstrument-functions -fno-plt (pkg-config's instrument
+#                variable), linked with libaprof.so;
 #   static       the same, with libaprof linked in (libaprof.a): the hooks
 #                called directly, their thread-local state without the GOT;
 #   gprof        -pg;
@@ -210,13 +212,13 @@ variant_flags() {
 	case $1 in
 	bare) echo "$CFLAGS|" ;;
 	empty) echo "$CFLAGS -finstrument-functions|$EMPTY" ;;
-	emptyso) echo "$CFLAGS -finstrument-functions|$EMPTYSO" ;;
-	aprof) echo "$CFLAGS -finstrument-functions|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
+	emptyso) echo "$CFLAGS -finstrument-functions -fno-plt|$EMPTYSO" ;;
+	aprof) echo "$CFLAGS -finstrument-functions -fno-plt|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
 	static) echo "$CFLAGS -finstrument-functions|$LIBDIR/libaprof.a -lz" ;;
 	gprof) echo "$CFLAGS -pg|" ;;
 	emptyx) echo "$CFLAGS -finstrument-functions $XFLAGS|$EMPTY" ;;
-	emptyxso) echo "$CFLAGS -finstrument-functions $XFLAGS|$EMPTYSO" ;;
-	aprofx) echo "$CFLAGS -finstrument-functions $XFLAGS|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
+	emptyxso) echo "$CFLAGS -finstrument-functions -fno-plt $XFLAGS|$EMPTYSO" ;;
+	aprofx) echo "$CFLAGS -finstrument-functions -fno-plt $XFLAGS|-L$LIBDIR -laprof -Wl,-rpath,$LIBDIR" ;;
 	staticx) echo "$CFLAGS -finstrument-functions $XFLAGS|$LIBDIR/libaprof.a -lz" ;;
 	esac
 }
