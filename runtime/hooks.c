@@ -305,9 +305,9 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 ** An entry that the common case stopped at a depth watched after an
 ** allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
 ** entries): the common case's work, then the watch's limit given back and
-** the watch's work, without the slow path's tests and calls; the slow path if the
-** successor is not cached (so that this saves few registers).  Tail-called by
-** the hook, which has checked all else (entry_watched).
+** the watch's work, without the slow path's tests and calls; the slow path
+** if the successor is not cached (so that this saves few registers).
+** Tail-called by the hook, which has checked all else (entry_watched).
 */
 APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, uintptr_t site,
 								  uintptr_t frame)
@@ -353,10 +353,10 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 ** stack: thread.h), a probe due (with the counter; sampling times nothing),
 ** an exit that does not match the top entry (or finds it marked by a
 ** jump); an entry whose successor is not cached returns -1, for
-** enter_uncached.  Sampling's need no
-** guard where a count is one instruction (push, count, and the exit's pop:
-** a handler's hooks between its two stores find the caller current and
-** push above the entry still on top, which they leave as they found it).
+** enter_uncached.  Sampling's need no guard where a count is one
+** instruction (push, count, and the exit's pop: a handler's hooks between
+** its two stores find the caller current and push above the entry still on
+** top, which they leave as they found it).
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
@@ -404,8 +404,9 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 
 /*
 ** Entry to FN, called from SITE (its return address): enter_fast, or
-** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling, the everyday mode, is tested first
-** (the counter's common case is long enough that one test more is lost in it).
+** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
+** the everyday mode, is tested first (the counter's common case is long
+** enough that one test more is lost in it).
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
