@@ -115,6 +115,25 @@ APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct apro
 }
 
 
+/*
+** The exit matching T's top entry TOP, with clock KIND (the CPU's counter,
+** guard set, or sampling): a probe counted down, the interval charged, a
+** pop.  Sampling's needs no guard: a handler's hooks between its two stores
+** find the caller current and push above the entry still on top, which they
+** leave as they found it.
+*/
+APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct aprof_frame *top,
+					     uint32_t kind)
+{
+	if (kind != AMON_CLOCK_SAMPLE)
+		t->probe--;
+	charge_counter(t, t->cur, 0, kind);
+	t->cur = top->ctx;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	t->top = top - 1;
+}
+
+
 /* The entry of FN from SITE on thread T (guard set): Spivey's B1-B3, a push. */
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
@@ -305,14 +324,16 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 ** An entry that the common case stopped at a depth watched after an
 ** allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
 ** entries): the common case's work, then the watch's limit given back and
-** the watch's work, without the slow path's tests and calls; the slow path
-** if the successor is not cached (so that this saves few registers).
-** Tail-called by the hook, which has checked all else (entry_watched).
+** the watch's work inline (a call only when the watch ends), without the
+** slow path's tests and calls; the slow path if the successor is not cached
+** (so that this saves few registers).  Tail-called by the hook, which has
+** checked all else (entry_watched).
 */
 APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, uintptr_t site,
 								  uintptr_t frame)
 {
 	struct aprof_thread *t = aprof_self;
+	struct aprof_types_watch *w = &t->types;
 	struct aprof_context *cur = t->cur, *next;
 	uint32_t kind = aprof_clock_kind;
 
@@ -323,9 +344,45 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, 
 	}
 	aprof_busy = 1;
 	enter_known(t, cur, next, fn, site, frame, kind);
-	/* The watch's calls last, so that nothing but T lives across them. */
-	aprof_types_resume(t);
-	aprof_types_hook(t, 1);
+	/* The watch's limit given back; the entry, at the watched depth + 1, a candidate or its end. */
+	w->diverted = 0;
+	t->limit = t->end;
+	if (aprof_types_note(w, cur, t->top[-1].frame, fn))
+		t->top->fn = fn | APROF_FN_WATCHED; /* its exit does not match: leave_watched */
+	else
+		aprof_types_finish(t, w);
+	aprof_busy = 0;
+}
+
+
+/*
+** An exit that does not match the top entry, which the common case leaves
+** here rather than to the slow path, so that it does not test the mark
+** itself.  The common case is a candidate's entry (marked by the watch;
+** JsonCpp, one in two allocations): its work, the entry unmarked first,
+** then the limit lowered again at the watched depth, now the top, for the
+** next candidate, without the slow path's tests and calls.  The slow path
+** for any other entry, or if the watch is not what the mark says (the
+** candidate not just above the allocating activation).  Tail-called by the
+** hook, which has checked all else (leave_fast).
+*/
+APROF_NOINSTR __attribute__((noinline)) static void leave_watched(uintptr_t fn, uintptr_t site)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_types_watch *w = &t->types;
+	struct aprof_frame *top = t->top;
+
+	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || w->diverted ||
+			   top != t->stack + w->sp + 1)) {
+		leave_slow(fn, site);
+		return;
+	}
+	aprof_busy = 1;
+	top->fn = fn; /* a push interrupted by a jump may find it (push) */
+	leave_known(t, top, aprof_clock_kind);
+	w->diverted = 1;
+	t->limit = top - 1;
+	__atomic_signal_fence(__ATOMIC_RELEASE); /* the watch whole before the guard goes */
 	aprof_busy = 0;
 }
 
@@ -353,10 +410,9 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 ** stack: thread.h), a probe due (with the counter; sampling times nothing),
 ** an exit that does not match the top entry (or finds it marked by a
 ** jump); an entry whose successor is not cached returns -1, for
-** enter_uncached.  Sampling's need no guard where a count is one
-** instruction (push, count, and the exit's pop: a handler's hooks between
-** its two stores find the caller current and push above the entry still on
-** top, which they leave as they found it).
+** enter_uncached, and an exit that does not match the top entry -1, for
+** leave_watched (the entry may be a candidate's, types.h).  Sampling's need no guard where a count
+** is one instruction (push, count, and the exit's pop: leave_known).
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
@@ -385,18 +441,13 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 	if (kind != AMON_CLOCK_SAMPLE && t->probe <= 1)
 		return 0;
 	if (APROF_UNLIKELY(top->fn != fn)) /* the sentinel's never matches, nor a jump's mark */
-		return 0;
+		return -1;
 	if (kind == AMON_CLOCK_SAMPLE) {
-		t->cur = top->ctx;
-		__atomic_signal_fence(__ATOMIC_RELEASE);
-		t->top = top - 1;
+		leave_known(t, top, kind);
 		return 1;
 	}
 	aprof_busy = 1;
-	t->probe--;
-	charge_counter(t, t->cur, 0, kind);
-	t->cur = top->ctx;
-	t->top = top - 1;
+	leave_known(t, top, kind);
 	aprof_busy = 0;
 	return 1;
 }
@@ -439,12 +490,12 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 
 
 /*
-** Exit from FN, back to SITE: leave_fast, or leave_slow by a tail call.  The
-** top entry matches by FN alone: GCC may reach this by a tail call (so the
-** frame here says nothing), and from a split-off part of FN (FN.part.0,
-** called from elsewhere than FN's caller) with another SITE than the
-** entry's.  After a jump SITE picks the right activation of a recursive FN
-** (aprof_thread_exit_slow).
+** Exit from FN, back to SITE: leave_fast, or leave_watched or leave_slow by
+** a tail call.  The top entry matches by FN alone: GCC may reach this by a
+** tail call (so the frame here says nothing), and from a split-off part of
+** FN (FN.part.0, called from elsewhere than FN's caller) with another SITE
+** than the entry's.  After a jump SITE picks the right activation of a
+** recursive FN (aprof_thread_exit_slow).
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
@@ -452,11 +503,16 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 	uint32_t kind = aprof_clock_kind;
 
 	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
-		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE)) {
-			if (APROF_LIKELY(leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE)))
-				return;
-		} else if (kind == APROF_CLOCK_COUNTER &&
-			   APROF_LIKELY(leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER))) {
+		int done = 0;
+
+		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE))
+			done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
+		else if (kind == APROF_CLOCK_COUNTER)
+			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
+		if (APROF_LIKELY(done > 0))
+			return;
+		if (done < 0) {
+			leave_watched((uintptr_t)fn, (uintptr_t)site);
 			return;
 		}
 	}

@@ -46,11 +46,12 @@ APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
 APROF_NOINSTR static void record(struct aprof_thread *t, const struct aprof_types_watch *w)
 {
 	struct aprof_type_site *s, **link = &w->heap->sites;
-	uint64_t cand[AMON_CANDIDATES] = { 0 };
+	uint64_t cand[AMON_CANDIDATES];
 	uint32_t k, n = 0;
 
-	for (k = 0; k < w->n; k++)
-		cand[k] = w->candidate[k];
+	/* A fixed count, which GCC unrolls (up to W->n it made a call of memcpy) */
+	for (k = 0; k < AMON_CANDIDATES; k++)
+		cand[k] = k < w->n ? w->candidate[k] : 0;
 	for (; (s = *link) != NULL; link = &s->next, n++)
 		if (s->s.size == w->size && memcmp(s->s.candidate, cand, sizeof cand) == 0) {
 			APROF_ADD(s->s.allocs, 1);
@@ -71,20 +72,27 @@ APROF_NOINSTR static void record(struct aprof_thread *t, const struct aprof_type
 }
 
 
-/* Ends T's watch, counting its allocation if it saw a candidate. */
-APROF_NOINSTR static void finish(struct aprof_thread *t)
+APROF_NOINSTR void aprof_types_record(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->n > 0) {
-		record(t, w);
-		/* A candidate still running (an allocation inside it) is unmarked. */
-		if (w->sp < aprof_thread_depth(t) &&
-		    t->stack[w->sp + 1].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
-			t->stack[w->sp + 1].fn = w->candidate[w->n - 1];
-	}
-	w->ctx = NULL;
-	w->n = 0;
+	record(t, w);
+	/* A candidate still running (an allocation inside it) is unmarked. */
+	if (w->sp < aprof_thread_depth(t) &&
+	    t->stack[w->sp + 1].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
+		t->stack[w->sp + 1].fn = w->candidate[w->n - 1];
+}
+
+
+/* aprof_types_allocated after a watch that saw a candidate: counted first, under the guard. */
+APROF_NOINSTR __attribute__((noinline)) static void allocated_after(struct aprof_thread *t,
+								    struct aprof_context *c,
+								    struct aprof_heap_counts *h,
+								    uint64_t size)
+{
+	aprof_busy = 1;
+	aprof_types_finish(t, &t->types);
+	aprof_types_allocated(t, c, h, size);
 }
 
 
@@ -93,9 +101,17 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 {
 	struct aprof_types_watch *w = &t->types;
 
-	aprof_busy = 1; /* a signal handler's hooks must not see the watch half made */
-	if (w->n > 0)
-		finish(t);
+	/* A call only after a candidate, so that the common case saves no registers. */
+	if (APROF_UNLIKELY(w->n > 0)) {
+		allocated_after(t, c, h, size);
+		return;
+	}
+	/*
+	** A signal handler's hooks must not see the watch half made; the fences
+	** keep the guard's stores, which nothing here reads, where they are.
+	*/
+	aprof_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	w->ctx = c;
 	w->heap = h;
 	w->sp = aprof_thread_depth(t);
@@ -105,6 +121,7 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
 	w->diverted = 1;
 	t->limit = t->top;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	aprof_busy = 0;
 }
 
@@ -119,23 +136,18 @@ APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 		return;
 	if (depth <= w->sp) {
 		if (depth < w->sp) /* the allocating routine returned (or a jump left it) */
-			finish(t);
+			aprof_types_finish(t, w);
 		else
 			divert(t); /* back from a candidate: the next one */
 		return;
 	}
-	f = &t->stack[w->sp + 1];
-	/* An entry from the allocating context, in the same activation, is a candidate. */
-	if (!entry || depth != w->sp + 1 || f->ctx != w->ctx || f[-1].frame != w->frame) {
-		if (entry && depth == w->sp + 1)
-			finish(t); /* that activation is gone: the context was left */
+	if (!entry || depth != w->sp + 1)
 		return;
-	}
-	w->candidate[w->n++] = f->fn;
-	if (w->n == AMON_CANDIDATES)
-		finish(t);
+	f = t->top;
+	if (aprof_types_note(w, f->ctx, f[-1].frame, f->fn))
+		f->fn |= APROF_FN_WATCHED; /* its exit does not match, to watch on */
 	else
-		f->fn |= APROF_FN_WATCHED; /* its exit takes the slow path, to watch on */
+		aprof_types_finish(t, w);
 }
 
 

@@ -74,6 +74,37 @@ APROF_HIDDEN void aprof_types_allocated(struct aprof_thread *t, struct aprof_con
 					struct aprof_heap_counts *h, uint64_t size);
 
 /*
+** An entry of FN from context CTX, in the activation whose frame is FRAME,
+** made at W's depth: a candidate if that is W's allocating context and
+** activation.  Notes it and returns 1 if the watch goes on, its entry to be
+** marked APROF_FN_WATCHED; else 0, and the watch needs aprof_types_finish
+** (not a candidate: the activation was left; or AMON_CANDIDATES noted).
+** The hooks' watched entry (hooks.c), inline.
+*/
+APROF_NOINSTR static inline int aprof_types_note(struct aprof_types_watch *w,
+						  const struct aprof_context *ctx, uintptr_t frame,
+						  uintptr_t fn)
+{
+	if (w->ctx != ctx || w->frame != frame)
+		return 0;
+	w->candidate[w->n++] = fn;
+	return w->n < AMON_CANDIDATES;
+}
+
+/* aprof_types_finish when T's watch saw a candidate: counts its allocation at its site. */
+APROF_HIDDEN void aprof_types_record(struct aprof_thread *t);
+
+/* Ends T's watch W (T->types), counting its allocation if it saw a candidate. */
+APROF_NOINSTR static inline void aprof_types_finish(struct aprof_thread *t,
+						    struct aprof_types_watch *w)
+{
+	if (w->n > 0)
+		aprof_types_record(t);
+	w->ctx = NULL;
+	w->n = 0;
+}
+
+/*
 ** At a slow-path hook of T whose watch diverted it, before the hook's work:
 ** gives the shadow stack back its limit (END, thread.h).
 */
