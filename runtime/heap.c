@@ -251,14 +251,26 @@ APROF_NOINSTR static inline uint64_t heap_event(struct aprof_thread *t)
 }
 
 
+/*
+** LIVE bytes, reached by an allocation, are a new peak if above the last
+** (peak_lock held): it and its time recorded, and a new epoch begun; 1 if so.
+*/
+APROF_NOINSTR static int peak_raise(uint64_t live)
+{
+	if (live <= peak_total)
+		return 0;
+	__atomic_store_n(&peak_total, live, __ATOMIC_RELAXED);
+	peak_ticks = aprof_clock_elapsed();
+	__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+
 /* A new peak of LIVE bytes, reached by an allocation charged to H. */
 APROF_NOINSTR static void heap_new_peak(struct aprof_heap_counts *h, uint64_t live)
 {
 	aprof_spin_lock(&peak_lock);
-	if (live > peak_total) {
-		__atomic_store_n(&peak_total, live, __ATOMIC_RELAXED);
-		peak_ticks = aprof_clock_elapsed();
-		__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
+	if (peak_raise(live)) {
 		/* This context's live bytes, this allocation included, are its peak value. */
 		aprof_spin_lock(&h->lock);
 		heap_touch(h);
@@ -287,16 +299,46 @@ APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_
 
 
 /*
+** The live bytes peaked at TOP right after entry AT of the log LOG, charged
+** up to N (log_replay_alone): the peak raised and a new epoch begun, then
+** each context charged after entry AT given its live bytes at the peak,
+** its bytes now less those of its entries after AT, taken back latest first.
+*/
+APROF_NOINSTR static void log_peak_alone(struct heap_log *log, uint32_t at, uint32_t n,
+					 uint64_t top)
+{
+	uint32_t k;
+	int raised;
+
+	aprof_spin_lock(&peak_lock);
+	raised = peak_raise(top);
+	aprof_spin_unlock(&peak_lock);
+	if (!raised)
+		return;
+	for (k = n; k-- > at + 1;) {
+		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
+		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
+
+		heap_touch(h);
+		h->at_peak -= (tag & APROF_BLOCK_MARK) == 0 ? size : -size;
+	}
+}
+
+
+/*
 ** Charges entries FROM to N of the log LOG after BINS, the process having
-** one thread: heap_charge for each, without locks, the live total and the
-** peak kept in registers.
+** one thread: as heap_charge would one by one, without locks, the live
+** total and the peak in registers.  A batch that raises the peak begins one
+** epoch, after the charge (log_peak_alone), where heap_charge begins one at
+** each allocation that raises it (a third of JsonCpp's heap events, each
+** followed by a save of its context's live bytes).
 */
 APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct heap_log *log,
 					   uint32_t from, uint32_t n)
 {
 	uint64_t live = __atomic_load_n(&live_total, __ATOMIC_RELAXED);
-	uint64_t peak = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
-	uint32_t k, e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+	uint64_t top = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
+	uint32_t k, at = n, e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
 
 	for (k = from; k < n; k++) {
 		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
@@ -313,14 +355,14 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 		else
 			heap_count(h, alloc, size);
 		live += alloc ? size : -size;
-		if (alloc && APROF_UNLIKELY(live > peak)) {
-			__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
-			heap_new_peak(h, live);
-			peak = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
-			e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+		if (live > top) {
+			top = live;
+			at = k;
 		}
 	}
 	__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
+	if (APROF_UNLIKELY(at != n))
+		log_peak_alone(log, at, n, top);
 }
 
 
