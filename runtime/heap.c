@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "heap.h"
 #include "policy.h"
+#include "startup.h"
 #include "thread.h"
 #include "types.h"
 
@@ -460,39 +461,47 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 
 
 /*
-** The common case of an allocation or a free, while the process has one
-** thread, no probe is due (none in sampling mode) and the log is not about
-** to fill: no call but glibc's, no register saved, a few stores to lines in
-** the cache; anything else goes to heap_alloc_any or heap_free_any, whole.  (benchmarks/heap-live.sh: on a heap that
-** misses the cache at every block, each instruction here costs about a
-** nanosecond, as it keeps the processor from overlapping the misses.)
+** The common case of an allocation or a free by thread T, while the process
+** has one thread, no probe is due (none in sampling mode), the log is not
+** about to fill, allocations are followed and T is not in the runtime's own
+** code: no call but glibc's, no register saved, a few stores to lines in
+** the cache; anything else goes to heap_alloc_any or heap_free_any, whole.
+** (benchmarks/heap-live.sh: on a heap that misses the cache at every block,
+** each instruction here costs about half a nanosecond, as it keeps the
+** processor from overlapping the misses.)  Returns T's log, or NULL if not
+** the common case.
 */
-APROF_NOINSTR static inline int heap_common(struct aprof_thread *t)
+APROF_NOINSTR static inline struct heap_log *heap_common(struct aprof_thread *t)
 {
-	return APROF_LIKELY(t != NULL && t->bins != NULL && APROF_SINGLE_THREADED() &&
-			    (aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe > 1) &&
-			    log_of(t->bins)->n + 1 < HEAP_LOG);
+	struct heap_log *log;
+
+	if (APROF_UNLIKELY(t == NULL || t->bins == NULL))
+		return NULL;
+	log = log_of(t->bins);
+	if (APROF_LIKELY(APROF_SINGLE_THREADED() &&
+			 (aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe > 1) &&
+			 log->n + 1 < HEAP_LOG && __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) &&
+			 !aprof_busy))
+		return log;
+	return NULL;
 }
 
 
-/* T's heap event: counted in its current context C, and towards the next probe (heap_common(T)). */
-APROF_NOINSTR static inline void heap_event_common(struct aprof_thread *t, struct aprof_context *c)
+/*
+** Appends (SIZE, TAG) to LOG, and counts the event in thread T's current
+** context C and towards the next probe (heap_common(T) gave LOG).
+*/
+APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t size, uint64_t tag,
+						 struct aprof_thread *t, struct aprof_context *c)
 {
-	APROF_ADD(c->heap_events, 1);
-	if (aprof_clock_kind != AMON_CLOCK_SAMPLE)
-		t->heap_probe--;
-}
-
-
-/* Appends (SIZE, TAG) to T's log (heap_common(T)). */
-APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_t size, uint64_t tag)
-{
-	struct heap_log *log = log_of(t->bins);
 	uint32_t i = log->n;
 
 	log->e[i].size = size;
 	log->e[i].tag = tag;
 	APROF_PUT(log->n, i + 1);
+	APROF_ADD(c->heap_events, 1);
+	if (aprof_clock_kind != AMON_CLOCK_SAMPLE)
+		t->heap_probe--;
 }
 
 
@@ -505,17 +514,17 @@ APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_cou
 heap_alloc_common(size_t size)
 {
 	struct aprof_thread *t = aprof_self;
+	struct heap_log *log = heap_common(t);
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 
-	if (!heap_common(t) || !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy)
+	if (log == NULL)
 		return NULL;
 	c = t->cur;
-	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
+	h = c->heap; /* T's own context: T made its counters */
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
-	heap_event_common(t, c);
-	heap_log_common(t, size, (uintptr_t)h);
+	heap_log_common(log, size, (uintptr_t)h, t, c);
 	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
 				 t->limit == t->top, size))
 		aprof_types_allocated(t, c, h, size);
@@ -532,13 +541,12 @@ APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(
 										uint64_t tag)
 {
 	struct aprof_thread *t = aprof_self;
+	struct heap_log *log = heap_common(t);
 
-	if (!heap_common(t) || tag < 64 || aprof_busy ||
-	    !__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ||
+	if (log == NULL || tag < 64 ||
 	    ((size >> 48 ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
 		return 0;
-	heap_event_common(t, t->cur);
-	heap_log_common(t, size, tag);
+	heap_log_common(log, size, tag, t, t->cur);
 	return 1;
 }
 
@@ -573,7 +581,11 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 		}
 		t->heap_probe = 1; /* not the common case: timed below */
 	}
-	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy || t == NULL)
+	if (!__atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) || aprof_busy)
+		return NULL;
+	/* A thread that allocates before its first hook, once the runtime has started. */
+	if (t == NULL && (!__atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) ||
+			  (t = aprof_startup_thread()) == NULL))
 		return NULL;
 	c = t->cur;
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
@@ -689,27 +701,32 @@ APROF_NOINSTR void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uin
 
 
 /* aprof_heap_release, every case. */
-APROF_NOINSTR __attribute__((noinline)) static void *heap_release_any(void *p)
+APROF_NOINSTR __attribute__((noinline)) static void heap_release_any(void *p)
 {
 	struct aprof_block b;
 
 	if (!aprof_block_get(p, &b)) { /* not handed out by the wrappers: glibc's own */
 		aprof_heap_untracked();
-		return p;
+		__libc_free(p);
+		return;
 	}
 	aprof_heap_free(b.counts, b.size, b.generation);
-	return (char *)p - b.offset;
+	__libc_free((char *)p - b.offset);
 }
 
 
-/* The common case: a malloc block (the header right before it), logged as its header says. */
-APROF_NOINSTR void *aprof_heap_release(void *p)
+/*
+** The common case: a malloc block (the header right before it), logged as
+** its header says; glibc's free is then a jump, not a call.
+*/
+APROF_NOINSTR void aprof_heap_release(void *p)
 {
 	const uint64_t *w = p;
 
 	if ((w[-1] & 63) != APROF_BLOCK_MARK || !heap_free_common(w[-2], w[-1]))
-		return heap_release_any(p);
-	return (char *)p - APROF_BLOCK_HEADER;
+		heap_release_any(p);
+	else
+		__libc_free((char *)p - APROF_BLOCK_HEADER);
 }
 
 

@@ -93,9 +93,12 @@ APROF_HIDDEN void *aprof_heap_block(void *base, size_t size, size_t offset);
 /*
 ** free(P), P not NULL: the free charged to the context that allocated P
 ** (its header says), or counted as untracked if the wrappers never handed
-** P out.  Returns the real block, for glibc's free.
+** P out, then the real block given back to glibc.
 */
-APROF_HIDDEN void *aprof_heap_release(void *p);
+APROF_HIDDEN void aprof_heap_release(void *p);
+
+/* glibc's free, which never comes back to the wrappers (malloc.c). */
+extern void __libc_free(void *p);
 
 /*
 ** Charges the free of a block of SIZE bytes allocated in GENERATION to H,

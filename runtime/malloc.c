@@ -19,13 +19,10 @@
 #include "blocks.h"
 #include "heap.h"
 #include "interpose.h"
-#include "startup.h"
-#include "thread.h"
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t size);
-extern void __libc_free(void *p);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
 APROF_API void *malloc(size_t size);
@@ -48,20 +45,6 @@ APROF_NOINSTR static inline int with_headers(void)
 }
 
 
-/*
-** The calling thread's state, made for a thread that allocates before its
-** first hook once the runtime has started, so that the allocation about to
-** be made can be followed.
-*/
-APROF_NOINSTR static inline void thread_state(void)
-{
-	if (APROF_UNLIKELY(aprof_self == NULL) && !aprof_busy &&
-	    __atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) &&
-	    __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED))
-		aprof_startup_thread();
-}
-
-
 /* SIZE plus a header, into *TOTAL; 0, or -1 (errno ENOMEM) if too large. */
 APROF_NOINSTR static int with_header(size_t size, size_t offset, size_t *total)
 {
@@ -79,7 +62,6 @@ APROF_API void *malloc(size_t size)
 
 	if (!with_headers())
 		return __libc_malloc(size);
-	thread_state();
 	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
 	return aprof_heap_block(__libc_malloc(total), size, APROF_BLOCK_HEADER);
@@ -92,7 +74,6 @@ APROF_API void *calloc(size_t n, size_t size)
 
 	if (!with_headers())
 		return __libc_calloc(n, size);
-	thread_state();
 	if (__builtin_mul_overflow(n, size, &bytes)) {
 		errno = ENOMEM;
 		return NULL;
@@ -106,7 +87,7 @@ APROF_API void *calloc(size_t n, size_t size)
 APROF_API void free(void *p)
 {
 	if (p != NULL)
-		__libc_free(aprof_heap_release(p));
+		aprof_heap_release(p);
 }
 
 
@@ -145,7 +126,6 @@ APROF_API void *realloc(void *p, size_t size)
 		}
 		return q;
 	}
-	thread_state();
 	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
 	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
@@ -185,7 +165,6 @@ APROF_NOINSTR static void *aligned(size_t alignment, size_t size)
 		errno = EINVAL;
 		return NULL;
 	}
-	thread_state();
 	if (with_header(size, alignment, &total) != 0)
 		return NULL;
 	return aprof_heap_block(__libc_memalign(alignment, total), size, alignment);

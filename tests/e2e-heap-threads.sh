@@ -86,7 +86,8 @@ fi
 # called (and if it were, its __libc_* calls would hand out memory TSan
 # never saw allocated).  So the runtime's sources are compiled with
 # -fsanitize=thread into the program itself, malloc.c with its entry points
-# renamed (malloc -> aprof_t_malloc ...) and its real allocator renamed to
+# renamed (malloc -> aprof_t_malloc ...) and its real allocator (and
+# heap.c's, which gives blocks back) renamed to
 # tests/tsan-shim.c's calls of TSan's malloc; the program is compiled with
 # the same renames, so its every allocation goes through libaprof's
 # wrappers, table and counters, instrumented, over memory TSan knows.
@@ -107,7 +108,7 @@ tsan_build() {
 	${CC:-cc} $TSAN_FLAGS "$tsan/probe.c" -o "$tsan/probe" 2>/dev/null && "$tsan/probe" || return 77
 	for src in "$top_srcdir"/runtime/*.c; do
 		o="$tsan/rt-$(basename "$src" .c).o"
-		case $src in */malloc.c) extra="$renames $real" ;; *) extra= ;; esac
+		case $src in */malloc.c) extra="$renames $real" ;; */heap.c) extra=$real ;; *) extra= ;; esac
 		${CC:-cc} $TSAN_FLAGS -I"$top_builddir" -I"$top_srcdir" -I"$top_srcdir/runtime" \
 			$extra -c "$src" -o "$o" || return 1
 	done

@@ -7,8 +7,9 @@
 ** never be called; and were it called, its __libc_* calls would hand TSan
 ** memory it never saw allocated.  So that build compiles runtime/malloc.c
 ** with its entry points renamed (malloc -> aprof_t_malloc ...) and its
-** __libc_* calls renamed to the functions below, which call the malloc
-** family TSan intercepts: the program calls the renamed wrappers, which
+** __libc_* calls (and heap.c's __libc_free) renamed to the functions
+** below, which call the malloc family TSan intercepts: the program calls
+** the renamed wrappers, which
 ** run all of libaprof's accounting (heap.c, blocks.c, the writer) under
 ** TSan, over memory TSan knows.
 */
