@@ -29,6 +29,7 @@
 #ifndef APROF_RUNTIME_BLOCKS_H
 #define APROF_RUNTIME_BLOCKS_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,17 @@ struct aprof_block {
 #define APROF_BLOCK_MARK 8u               /* in P[-1]: the block has a header */
 #define APROF_BLOCK_SIZE_MAX (((uint64_t)1 << 48) - 1) /* larger requests fail (ENOMEM) */
 #define APROF_BLOCK_OFFSET_MAX ((size_t)16 << 31)     /* larger alignments fail (EINVAL) */
+
+/* SIZE plus a header of OFFSET bytes, into *TOTAL; 0, or -1 (errno ENOMEM) if too large. */
+APROF_NOINSTR static inline int aprof_block_total(size_t size, size_t offset, size_t *total)
+{
+	if (size > APROF_BLOCK_SIZE_MAX || __builtin_add_overflow(size, offset, total)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
 
 /* The offset code of OFFSET (16 << code, a power of two) in P[-1]'s bits 0-2 and 4-5. */
 APROF_NOINSTR static inline uint64_t aprof_block_offset_code(size_t offset)

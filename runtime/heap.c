@@ -679,7 +679,9 @@ APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, 
 }
 
 
-APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
+/* aprof_heap_block, inline in each entry point: the common case saves no register but glibc's. */
+APROF_NOINSTR __attribute__((always_inline)) static inline void *heap_block(void *base, size_t size,
+									    size_t offset)
 {
 	struct aprof_heap_counts *h;
 
@@ -688,6 +690,22 @@ APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
 	if (offset != APROF_BLOCK_HEADER || (h = heap_alloc_common(size)) == NULL)
 		return heap_block_any(base, size, offset);
 	return heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+}
+
+
+APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
+{
+	return heap_block(base, size, offset);
+}
+
+
+APROF_NOINSTR void *aprof_heap_malloc(size_t size)
+{
+	size_t total;
+
+	if (aprof_block_total(size, APROF_BLOCK_HEADER, &total) != 0)
+		return NULL;
+	return heap_block(__libc_malloc(total), size, APROF_BLOCK_HEADER);
 }
 
 

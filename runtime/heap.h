@@ -91,13 +91,21 @@ extern APROF_HIDDEN uint32_t aprof_heap_generation;
 APROF_HIDDEN void *aprof_heap_block(void *base, size_t size, size_t offset);
 
 /*
+** malloc(SIZE) with headers (aprof_heap_wanted): glibc's block of SIZE
+** bytes and a header, as aprof_heap_block; NULL, errno ENOMEM, if refused.
+** One call from malloc, which jumps here.
+*/
+APROF_HIDDEN void *aprof_heap_malloc(size_t size);
+
+/*
 ** free(P), P not NULL: the free charged to the context that allocated P
 ** (its header says), or counted as untracked if the wrappers never handed
 ** P out, then the real block given back to glibc.
 */
 APROF_HIDDEN void aprof_heap_release(void *p);
 
-/* glibc's free, which never comes back to the wrappers (malloc.c). */
+/* glibc's malloc and free, which never come back to the wrappers (malloc.c). */
+extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *p);
 
 /*

@@ -20,7 +20,6 @@
 #include "heap.h"
 #include "interpose.h"
 
-extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
@@ -45,26 +44,11 @@ APROF_NOINSTR static inline int with_headers(void)
 }
 
 
-/* SIZE plus a header, into *TOTAL; 0, or -1 (errno ENOMEM) if too large. */
-APROF_NOINSTR static int with_header(size_t size, size_t offset, size_t *total)
-{
-	if (size > APROF_BLOCK_SIZE_MAX || __builtin_add_overflow(size, offset, total)) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
-}
-
-
 APROF_API void *malloc(size_t size)
 {
-	size_t total;
-
 	if (!with_headers())
 		return __libc_malloc(size);
-	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
-		return NULL;
-	return aprof_heap_block(__libc_malloc(total), size, APROF_BLOCK_HEADER);
+	return aprof_heap_malloc(size);
 }
 
 
@@ -78,7 +62,7 @@ APROF_API void *calloc(size_t n, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (with_header(bytes, APROF_BLOCK_HEADER, &total) != 0)
+	if (aprof_block_total(bytes, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
 	return aprof_heap_block(__libc_calloc(1, total), bytes, APROF_BLOCK_HEADER);
 }
@@ -126,7 +110,7 @@ APROF_API void *realloc(void *p, size_t size)
 		}
 		return q;
 	}
-	if (with_header(size, APROF_BLOCK_HEADER, &total) != 0)
+	if (aprof_block_total(size, APROF_BLOCK_HEADER, &total) != 0)
 		return NULL;
 	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
 	if (q == NULL)
@@ -165,7 +149,7 @@ APROF_NOINSTR static void *aligned(size_t alignment, size_t size)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (with_header(size, alignment, &total) != 0)
+	if (aprof_block_total(size, alignment, &total) != 0)
 		return NULL;
 	return aprof_heap_block(__libc_memalign(alignment, total), size, alignment);
 }
