@@ -189,7 +189,7 @@ struct heap_log {
 /* The log kept after the histogram BINS. */
 APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bin *bins)
 {
-	return (struct heap_log *)(void *)(bins + AMON_BINS);
+	return (struct heap_log *)(void *)(bins + APROF_HEAP_BYTES + 1);
 }
 
 
@@ -199,7 +199,9 @@ APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
 	/* published: the writer and aprof_heap_reset read it */
 	__atomic_store_n(&t->bins,
 			 aprof_arena_alloc(&t->machine.arena,
-					   AMON_BINS * sizeof t->bins[0] + sizeof(struct heap_log), 64),
+					   (APROF_HEAP_BYTES + 1) * sizeof t->bins[0] +
+						   sizeof(struct heap_log),
+					   64),
 			 __ATOMIC_RELEASE);
 	return t->bins;
 }
@@ -218,9 +220,27 @@ APROF_NOINSTR static inline void bin_count(struct aprof_heap_bin *bins, int allo
 	/* Only its thread adds, but others read and reset it. */
 	APROF_PUT(*n, *n + 1);
 	if (APROF_UNLIKELY(size >= AMON_BINS - 1)) {
-		uint64_t *bytes = alloc ? &bin->alloc_bytes : &bin->free_bytes;
+		bin = &bins[APROF_HEAP_BYTES];
+		n = alloc ? &bin->allocs : &bin->frees;
+		APROF_PUT(*n, *n + size);
+	}
+}
 
-		APROF_PUT(*bytes, *bytes + size);
+
+APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_t k,
+				      struct amon_heap_bin *sum)
+{
+	uint64_t a = __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
+	uint64_t f = __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
+
+	sum->allocs += a;
+	sum->frees += f;
+	if (k < AMON_BINS - 1) {
+		sum->alloc_bytes += (uint64_t)k * a;
+		sum->free_bytes += (uint64_t)k * f;
+	} else {
+		sum->alloc_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].allocs, __ATOMIC_RELAXED);
+		sum->free_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].frees, __ATOMIC_RELAXED);
 	}
 }
 
@@ -826,11 +846,9 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			APROF_PUT(log->done, APROF_GET(log->n));
 			aprof_spin_unlock(&log->lock);
 		}
-		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
+		for (k = 0; bins != NULL && k <= APROF_HEAP_BYTES; k++) {
 			__atomic_store_n(&bins[k].allocs, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&bins[k].alloc_bytes, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&bins[k].frees, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&bins[k].free_bytes, 0, __ATOMIC_RELAXED);
 		}
 		for (c = t->machine.first, k = 0; k < n; c = aprof_context_next(c, ++k, n)) {
 			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);

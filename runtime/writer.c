@@ -499,17 +499,8 @@ APROF_NOINSTR static void write_heap(struct out *o)
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
 		const struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 
-		for (k = 0; bins != NULL && k < AMON_BINS; k++) {
-			uint64_t a = __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
-			uint64_t f = __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
-
-			sum[k].allocs += a;
-			sum[k].alloc_bytes += aprof_heap_bin_bytes(
-				k, a, __atomic_load_n(&bins[k].alloc_bytes, __ATOMIC_RELAXED));
-			sum[k].frees += f;
-			sum[k].free_bytes += aprof_heap_bin_bytes(
-				k, f, __atomic_load_n(&bins[k].free_bytes, __ATOMIC_RELAXED));
-		}
+		for (k = 0; bins != NULL && k < AMON_BINS; k++)
+			aprof_heap_bin_add(bins, k, &sum[k]);
 	}
 	for (k = 0; k < AMON_BINS; k++) {
 		sum[k].bin = k;
