@@ -371,12 +371,13 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 		if (APROF_UNLIKELY(h->stamp != e))
 			heap_touch_slow(h, e);
 		v = *w + APROF_TALLY_ONE + size;
-		if (APROF_LIKELY(size < APROF_TALLY_BYTES && (v & APROF_TALLY_FULL) == 0))
+		if (APROF_LIKELY(((v & APROF_TALLY_FULL) | size / APROF_TALLY_BYTES) == 0))
 			APROF_PUT(*w, v);
 		else
 			heap_count(h, alloc, size);
-		live += alloc ? size : -size;
-		if (live > top) {
+		if (!alloc) {
+			live -= size;
+		} else if ((live += size) > top) {
 			top = live;
 			at = k;
 		}
