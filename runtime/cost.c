@@ -67,7 +67,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	static int ready;
 	uint64_t exit[ROUNDS], entry[ROUNDS], probe_entry[ROUNDS], probe_exit[ROUNDS];
 	uint64_t empty[ROUNDS];
-	struct aprof_thread *saved_self = aprof_self;
+	struct aprof_thread *saved_self = aprof_self, *saved_counted = aprof_counted;
 	int saved_busy = aprof_busy, round, i;
 	struct aprof_hook_cost cost;
 
@@ -83,6 +83,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	aprof_thread_stack_reset(&scratch);
 	scratch.cur = scratch.machine.root;
 	aprof_self = &scratch;
+	aprof_counted = aprof_clock_kind == APROF_CLOCK_COUNTER ? &scratch : NULL;
 	aprof_busy = 0;
 	scratch.probe = UINT32_MAX;
 	calibration_routine(); /* makes the one context the rounds use */
@@ -116,6 +117,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	}
 	aprof_busy = saved_busy;
 	aprof_self = saved_self;
+	aprof_counted = saved_counted;
 	cost.exit = median(exit, ROUNDS);
 	cost.entry = median(entry, ROUNDS);
 	cost.probe_entry = median(probe_entry, ROUNDS);

@@ -457,30 +457,33 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 ** Entry to FN, called from SITE (its return address): enter_fast, or
 ** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
 ** the everyday mode, is tested first (the counter's common case is long
-** enough that one test more is lost in it).
+** enough that one test more is lost in it), each by its own aprof_sampled
+** or aprof_counted, with no load nor test of the clock's kind.
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_self;
-	uint32_t kind = aprof_clock_kind;
+	struct aprof_thread *t = aprof_sampled;
+	uint32_t kind = AMON_CLOCK_SAMPLE;
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 
-	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
+	if (APROF_LIKELY(!aprof_busy)) {
 		int done = 0;
 
-		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE))
+		if (APROF_LIKELY(t != NULL))
 			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
 					  AMON_CLOCK_SAMPLE);
-		else if (kind == APROF_CLOCK_COUNTER)
+		else if ((t = aprof_counted) != NULL) {
+			kind = APROF_CLOCK_COUNTER;
 			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
 					  APROF_CLOCK_COUNTER);
+		}
 		if (APROF_LIKELY(done > 0))
 			return;
 		if (done < 0) {
 			enter_uncached((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
-		if (entry_watched(t, kind)) {
+		if (t != NULL && entry_watched(t, kind)) {
 			enter_watched((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
@@ -490,24 +493,24 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 
 
 /*
-** Exit from FN, back to SITE: leave_fast, or leave_watched or leave_slow by
-** a tail call.  The top entry matches by FN alone: GCC may reach this by a
-** tail call (so the frame here says nothing), and from a split-off part of
-** FN (FN.part.0, called from elsewhere than FN's caller) with another SITE
-** than the entry's.  After a jump SITE picks the right activation of a
-** recursive FN (aprof_thread_exit_slow).
+** Exit from FN, back to SITE: leave_fast (each clock by its own thread
+** pointer, as on entry), or leave_watched or leave_slow by a tail call.
+** The top entry matches by FN alone: GCC may reach this by a tail call (so
+** the frame here says nothing), and from a split-off part of FN (FN.part.0,
+** called from elsewhere than FN's caller) with another SITE than the
+** entry's.  After a jump SITE picks the right activation of a recursive FN
+** (aprof_thread_exit_slow).
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_self;
-	uint32_t kind = aprof_clock_kind;
+	struct aprof_thread *t = aprof_sampled;
 
-	if (APROF_LIKELY(!aprof_busy && t != NULL)) {
+	if (APROF_LIKELY(!aprof_busy)) {
 		int done = 0;
 
-		if (APROF_LIKELY(kind == AMON_CLOCK_SAMPLE))
+		if (APROF_LIKELY(t != NULL))
 			done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
-		else if (kind == APROF_CLOCK_COUNTER)
+		else if ((t = aprof_counted) != NULL)
 			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
 		if (APROF_LIKELY(done > 0))
 			return;

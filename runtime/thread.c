@@ -97,6 +97,10 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 					    __ATOMIC_RELAXED))
 		;
 	aprof_self = t;
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		aprof_sampled = t;
+	else if (aprof_clock_kind == APROF_CLOCK_COUNTER)
+		aprof_counted = t;
 	aprof_busy--;
 	t->last = aprof_clock_read();
 	aprof_probe_reset(t);
