@@ -23,7 +23,7 @@
 */
 #define STACK_RESERVED ((size_t)1 << 23)
 
-APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model("initial-exec")));
+APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL)));
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
 
