@@ -320,6 +320,30 @@ APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_
 
 
 /*
+** Entry K of the log LOG is charged: an allocation, or the free of a block
+** followed (counters in its header) in the current generation G (its
+** header's, modulo 2^16).  The common case of a free logs the header as it
+** is and leaves these tests here; a free left out is counted as untracked
+** (log_untracked) or, allocated before aprof_restart, forgotten.
+*/
+APROF_NOINSTR static inline int log_charged(const struct heap_log *log, uint32_t k, uint32_t g)
+{
+	uint64_t tag = log->e[k].tag;
+
+	return (tag & APROF_BLOCK_MARK) == 0 ||
+	       (tag >= 64 && (uint16_t)(log->e[k].size >> 48) == (uint16_t)g);
+}
+
+
+/* Entry K of LOG, not charged (log_charged): counted as untracked if its block was not followed. */
+APROF_NOINSTR static void log_untracked(const struct heap_log *log, uint32_t k)
+{
+	if (log->e[k].tag < 64)
+		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
+}
+
+
+/*
 ** The live bytes peaked at TOP right after entry AT of the log LOG, charged
 ** up to N (log_replay_alone): the peak raised and a new epoch begun, then
 ** each context charged after entry AT given its live bytes at the peak,
@@ -340,6 +364,8 @@ APROF_NOINSTR static void log_peak_alone(struct heap_log *log, uint32_t at, uint
 		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 
+		if (!log_charged(log, k, __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
+			continue;
 		heap_touch(h);
 		h->at_peak -= (tag & APROF_BLOCK_MARK) == 0 ? size : -size;
 	}
@@ -360,13 +386,19 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 	uint64_t live = __atomic_load_n(&live_total, __ATOMIC_RELAXED);
 	uint64_t top = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
 	uint32_t k, at = n, e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+	uint32_t g = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
 
 	for (k = from; k < n; k++) {
 		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 		int alloc = (tag & APROF_BLOCK_MARK) == 0, c = AMON_SIZE_CLASS(size);
-		uint64_t *w = alloc ? &h->tally_alloc[c] : &h->tally_free[c], v;
+		uint64_t *w, v;
 
+		if (APROF_UNLIKELY(!log_charged(log, k, g))) {
+			log_untracked(log, k);
+			continue;
+		}
+		w = alloc ? &h->tally_alloc[c] : &h->tally_free[c];
 		bin_count(bins, alloc, size);
 		if (APROF_UNLIKELY(h->stamp != e))
 			heap_touch_slow(h, e);
@@ -407,10 +439,14 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 		log_replay_alone(bins, log, APROF_GET(log->done), n);
 	else
 		for (k = APROF_GET(log->done); k < n; k++)
-			heap_charge(bins,
-				    (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag & ~(uint64_t)63),
-				    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
-				    log->e[k].size & APROF_BLOCK_SIZE_MAX);
+			if (!log_charged(log, k, __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
+				log_untracked(log, k);
+			else
+				heap_charge(bins,
+					    (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag &
+										    ~(uint64_t)63),
+					    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
+					    log->e[k].size & APROF_BLOCK_SIZE_MAX);
 	APROF_PUT(log->done, n);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
@@ -488,7 +524,7 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 ** code: no call but glibc's, no register saved, a few stores to lines in
 ** the cache; anything else goes to heap_alloc_any or heap_free_any, whole.
 ** (benchmarks/heap-live.sh: on a heap that misses the cache at every block,
-** each instruction here costs about half a nanosecond, as it keeps the
+** each instruction here costs about a nanosecond, as it keeps the
 ** processor from overlapping the misses.)  Returns T's log, or NULL if not
 ** the common case.
 */
@@ -555,7 +591,8 @@ heap_alloc_common(size_t size)
 /*
 ** The common case of a free, from its block's header words as they are
 ** (blocks.h: SIZE holds the bytes and the generation, TAG the counters and
-** the mark): 1 if charged.
+** the mark), logged whole: whether its block was followed, and in this
+** generation, the replay tests (log_charged).  1 if logged.
 */
 APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(uint64_t size,
 										uint64_t tag)
@@ -563,8 +600,7 @@ APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(
 	struct aprof_thread *t = aprof_self;
 	struct heap_log *log = heap_common(t);
 
-	if (log == NULL || tag < 64 ||
-	    ((size >> 48 ^ __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)) & 0xffff) != 0)
+	if (log == NULL)
 		return 0;
 	heap_log_common(log, size, tag, t, t->cur);
 	return 1;
