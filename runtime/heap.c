@@ -535,12 +535,26 @@ APROF_NOINSTR static inline struct heap_log *heap_common(struct aprof_thread *t)
 	if (APROF_UNLIKELY(t == NULL || t->bins == NULL))
 		return NULL;
 	log = log_of(t->bins);
-	if (APROF_LIKELY(APROF_SINGLE_THREADED() &&
-			 (aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe > 1) &&
-			 log->n + 1 < HEAP_LOG && __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) &&
-			 !aprof_busy))
+	if (APROF_LIKELY(APROF_SINGLE_THREADED() && log->n + 1 < HEAP_LOG &&
+			 __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy))
 		return log;
 	return NULL;
+}
+
+
+/*
+** The calling thread's state if its heap event may be the common case as
+** far as the clock goes: in sampling mode (aprof_sampled: no clock's kind
+** to test), or with a clock while no probe is due; else NULL.
+*/
+APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(void)
+{
+	struct aprof_thread *t = aprof_sampled;
+
+	if (APROF_LIKELY(t != NULL))
+		return t;
+	t = aprof_self;
+	return t != NULL && aprof_clock_kind != AMON_CLOCK_SAMPLE && t->heap_probe > 1 ? t : NULL;
 }
 
 
@@ -569,7 +583,7 @@ APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t 
 APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_counts *
 heap_alloc_common(size_t size)
 {
-	struct aprof_thread *t = aprof_self;
+	struct aprof_thread *t = heap_common_thread();
 	struct heap_log *log = heap_common(t);
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
@@ -597,7 +611,7 @@ heap_alloc_common(size_t size)
 APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(uint64_t size,
 										uint64_t tag)
 {
-	struct aprof_thread *t = aprof_self;
+	struct aprof_thread *t = heap_common_thread();
 	struct heap_log *log = heap_common(t);
 
 	if (log == NULL)
