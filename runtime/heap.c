@@ -6,7 +6,9 @@
 ** new peak: each new peak starts a new "epoch", and a context's counters
 ** are stamped with the epoch in which they last changed.  The first change
 ** after a peak first saves the context's live bytes in 'at_peak'; a context
-** not changed since the last peak still holds its value at the peak.
+** not changed since the last peak still holds its value at the peak.  A
+** thread alone charges its events in batches (its log, below), and begins
+** one epoch a batch at most, at the batch's highest live bytes.
 */
 #include <config.h>
 
