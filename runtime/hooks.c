@@ -454,36 +454,48 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 
 
 /*
+** Whether sampling's common case may run on a thread whose guard is as it
+** is: always where it needs no guard (APROF_INC_ONE), so that it need not
+** test it.  A hook that interrupts the runtime (a signal handler's) is then
+** followed as any call, which is safe: the common case is safe wherever a
+** handler's hooks interrupt it, and the runtime changes the shadow stack and
+** the current context only as the common case does (push, pop, resync: the
+** handler's push goes above the top it finds, which it leaves as it found
+** it) or in one store (the limit, a mark), and the common case changes
+** nothing else the runtime may be changing.
+*/
+#define SAMPLE_UNGUARDED() (APROF_INC_ONE || !aprof_busy)
+
+
+/*
 ** Entry to FN, called from SITE (its return address): enter_fast, or
 ** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
 ** the everyday mode, is tested first (the counter's common case is long
 ** enough that one test more is lost in it), each by its own aprof_sampled
-** or aprof_counted, with no load nor test of the clock's kind.
+** or aprof_counted, with no load nor test of the clock's kind; sampling's
+** without a test of the guard (SAMPLE_UNGUARDED).
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_sampled;
 	uint32_t kind = AMON_CLOCK_SAMPLE;
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
+	int done = 0;
 
-	if (APROF_LIKELY(!aprof_busy)) {
-		int done = 0;
-
-		if (APROF_LIKELY(t != NULL))
-			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
-					  AMON_CLOCK_SAMPLE);
-		else if ((t = aprof_counted) != NULL) {
-			kind = APROF_CLOCK_COUNTER;
-			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
-					  APROF_CLOCK_COUNTER);
-		}
-		if (APROF_LIKELY(done > 0))
-			return;
+	if (APROF_LIKELY(t != NULL) && SAMPLE_UNGUARDED()) {
+		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
+	} else if ((t = aprof_counted) != NULL && !aprof_busy) {
+		kind = APROF_CLOCK_COUNTER;
+		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, APROF_CLOCK_COUNTER);
+	}
+	if (APROF_LIKELY(done > 0))
+		return;
+	if (t != NULL && !aprof_busy) {
 		if (done < 0) {
 			enter_uncached((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
-		if (t != NULL && entry_watched(t, kind)) {
+		if (entry_watched(t, kind)) {
 			enter_watched((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
@@ -504,20 +516,17 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_sampled;
+	int done = 0;
 
-	if (APROF_LIKELY(!aprof_busy)) {
-		int done = 0;
-
-		if (APROF_LIKELY(t != NULL))
-			done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
-		else if ((t = aprof_counted) != NULL)
-			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
-		if (APROF_LIKELY(done > 0))
-			return;
-		if (done < 0) {
-			leave_watched((uintptr_t)fn, (uintptr_t)site);
-			return;
-		}
+	if (APROF_LIKELY(t != NULL) && SAMPLE_UNGUARDED())
+		done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
+	else if ((t = aprof_counted) != NULL && !aprof_busy)
+		done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
+	if (APROF_LIKELY(done > 0))
+		return;
+	if (done < 0 && !aprof_busy) {
+		leave_watched((uintptr_t)fn, (uintptr_t)site);
+		return;
 	}
 	leave_slow((uintptr_t)fn, (uintptr_t)site);
 }
