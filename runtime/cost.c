@@ -81,7 +81,6 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 		ready = 1;
 	}
 	aprof_thread_stack_reset(&scratch);
-	scratch.cur = scratch.machine.root;
 	aprof_self = &scratch;
 	aprof_counted = aprof_clock_kind == APROF_CLOCK_COUNTER ? &scratch : NULL;
 	aprof_busy = 0;

@@ -271,7 +271,7 @@ APROF_NOINSTR static void heap_probe_end(struct aprof_thread *t, uint64_t start)
 */
 APROF_NOINSTR static inline uint64_t heap_event(struct aprof_thread *t)
 {
-	APROF_ADD(t->cur->heap_events, 1);
+	APROF_ADD(aprof_thread_current(t)->heap_events, 1);
 	if (APROF_LIKELY(aprof_clock_kind == AMON_CLOCK_SAMPLE || --t->heap_probe != 0))
 		return 0;
 	return aprof_clock_read();
@@ -596,7 +596,7 @@ heap_alloc_common(size_t size)
 
 	if (log == NULL)
 		return NULL;
-	c = t->cur;
+	c = aprof_thread_current(t);
 	h = c->heap; /* T's own context: T made its counters */
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
@@ -622,7 +622,7 @@ APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(
 
 	if (log == NULL)
 		return 0;
-	heap_log_common(log, size, tag, t, t->cur);
+	heap_log_common(log, size, tag, t, aprof_thread_current(t));
 	return 1;
 }
 
@@ -663,7 +663,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	if (t == NULL && (!__atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) ||
 			  (t = aprof_startup_thread()) == NULL))
 		return NULL;
-	c = t->cur;
+	c = aprof_thread_current(t);
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 	bins = t->bins;
 	if (APROF_UNLIKELY(h == NULL || bins == NULL))

@@ -69,32 +69,30 @@ APROF_NOINSTR static inline void count(struct aprof_context *cur, struct aprof_c
 
 
 /*
-** Pushes the entry of FN (from SITE, hook frame FRAME) made in CUR on T's
-** shadow stack, which has room, and makes NEXT current.  Safe without the
-** guard, wherever a signal handler's hooks interrupt it (their pushes go
-** above the top they find, and they leave it as they found it; the stack
-** never moves, thread.h), and wherever a jump out of the handler abandons
-** it: the entry's context is written before the entry is on the stack (a
-** handler's push there writes the same, CUR still current), and the stack
-** holds the entry before the context changes.  An entry abandoned before its
-** other fields are written holds an earlier entry's: a jump's resync pops
-** it to CUR all the same.
+** Pushes the entry of FN (from SITE, hook frame FRAME) in context NEXT on
+** T's shadow stack, which has room, making NEXT current: the one store of
+** T->top.  Safe without the guard, wherever a signal handler's hooks
+** interrupt it (their pushes go above the top they find, and they leave it
+** as they found it; the stack never moves, thread.h), and wherever a jump
+** out of the handler abandons it: the entry's context is written before
+** that store, so that a handler finds it there, and again after it, with
+** the other fields, in case a handler's push just before the store wrote
+** its own entry there.  An entry abandoned before its other fields are
+** written holds an earlier entry's: a jump's resync pops it all the same.
 */
-APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_context *cur,
-				      struct aprof_context *next, uintptr_t fn, uintptr_t site,
-				      uintptr_t frame)
+APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_context *next,
+				      uintptr_t fn, uintptr_t site, uintptr_t frame)
 {
 	struct aprof_frame *f = t->top + 1;
 
-	f->ctx = cur;
+	f->ctx = next;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	t->top = f;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
+	f->ctx = next;
 	f->fn = fn;
 	f->site = site;
 	f->frame = frame;
-	__atomic_signal_fence(__ATOMIC_RELEASE);
-	t->cur = next;
 }
 
 
@@ -111,25 +109,23 @@ APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct apro
 		t->probe--;
 	count(cur, next);
 	charge_counter(t, cur, 1, kind);
-	push(t, cur, next, fn, site, frame);
+	push(t, next, fn, site, frame);
 }
 
 
 /*
 ** The exit matching T's top entry TOP, with clock KIND (the CPU's counter,
 ** guard set, or sampling): a probe counted down, the interval charged, a
-** pop.  Sampling's needs no guard: a handler's hooks between its two stores
-** find the caller current and push above the entry still on top, which they
-** leave as they found it.
+** pop, the one store of T->top, which makes the caller's context current.
+** Sampling's needs no guard: a handler's hooks before that store find the
+** entry still on top and push above it.
 */
 APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct aprof_frame *top,
 					     uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
-	charge_counter(t, t->cur, 0, kind);
-	t->cur = top->ctx;
-	__atomic_signal_fence(__ATOMIC_RELEASE);
+	charge_counter(t, top->ctx, 0, kind);
 	t->top = top - 1;
 }
 
@@ -138,7 +134,7 @@ APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct apro
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
 {
-	struct aprof_context *cur = t->cur, *next;
+	struct aprof_context *cur = aprof_thread_current(t), *next;
 
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
@@ -153,7 +149,7 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	push(t, cur, next, fn, site, frame);
+	push(t, next, fn, site, frame);
 }
 
 
@@ -163,8 +159,7 @@ APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uin
 	const struct aprof_frame *top = t->top;
 
 	if (APROF_LIKELY(top->fn == fn && !t->jumped)) {
-		charge(t, t->cur, 0);
-		t->cur = top->ctx;
+		charge(t, top->ctx, 0);
 		t->top--;
 	} else {
 		/* After a jump: the interval belongs to FN's context, found by the resync. */
@@ -304,7 +299,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 								   uintptr_t frame)
 {
 	struct aprof_thread *t = aprof_self;
-	struct aprof_context *cur = t->cur, *next;
+	struct aprof_context *cur = aprof_thread_current(t), *next;
 	uint32_t kind = aprof_clock_kind;
 
 	aprof_busy = 1;
@@ -334,7 +329,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, 
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_context *cur = t->cur, *next;
+	struct aprof_context *cur = aprof_thread_current(t), *next;
 	uint32_t kind = aprof_clock_kind;
 
 	next = aprof_successor(cur, fn);
@@ -417,7 +412,7 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
 {
-	struct aprof_context *cur = t->cur, *next;
+	struct aprof_context *cur = aprof_thread_current(t), *next;
 	int guard = kind != AMON_CLOCK_SAMPLE || !APROF_INC_ONE;
 
 	if (t->top == t->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))

@@ -1,8 +1,9 @@
 /*
 ** sample.c -- sampling mode: a CPU-time timer per thread, SIGPROF, one tick
 ** to the current context per signal.  The handler is async-signal-safe: it
-** reads the thread's current context (a pointer the hooks replace with one
-** store) and adds one to its ticks, which in this mode only it touches.
+** reads the thread's current context (its top entry's: the hooks change it
+** with one store of the top) and adds one to its ticks, which in this mode
+** only it touches.
 ** A sample that lands in the runtime's own work is the profiler's time, not
 ** the program's: it goes to the thread's runtime_ticks (amon.out, --stats).
 */
@@ -61,7 +62,7 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 		APROF_ADD(t->runtime_ticks, n);
 		return;
 	}
-	c = __atomic_load_n(&t->cur, __ATOMIC_RELAXED);
+	c = __atomic_load_n(&t->top, __ATOMIC_RELAXED)->ctx; /* aprof_thread_current */
 	__atomic_store_n(&c->ticks, c->ticks + n, __ATOMIC_RELAXED);
 }
 

@@ -68,7 +68,7 @@ APROF_NOINSTR static int stack_new(struct aprof_thread *t)
 
 APROF_NOINSTR void aprof_thread_stack_reset(struct aprof_thread *t)
 {
-	t->stack[0].ctx = NULL;
+	t->stack[0].ctx = t->machine.root;
 	t->stack[0].fn = 0;
 	t->stack[0].site = 0;
 	t->stack[0].frame = UINTPTR_MAX;
@@ -88,7 +88,6 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 		aprof_busy--;
 		return NULL;
 	}
-	t->cur = t->machine.root;
 	stack_bounds(t);
 	t->tid = (uint64_t)syscall(SYS_gettid);
 	prctl(PR_GET_NAME, t->name);
@@ -153,7 +152,7 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 
 	t->jumped = 0;
 	if (frame < t->stack_lo || frame >= t->stack_hi)
-		return t->cur; /* another stack (a signal's, a coroutine's): nothing to compare */
+		return aprof_thread_current(t); /* another stack (a signal's, a coroutine's): nothing to compare */
 	/*
 	** The routine being entered was called from SITE, so its return address
 	** is on the stack above FRAME, just below the caller's stack pointer.
@@ -176,18 +175,17 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 		caller_sp = first; /* the caller moved its stack pointer (alloca): the nearest */
 	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
 	while (caller_sp != 0 && t->top->frame < caller_sp) {
-		t->cur = t->top->ctx;
 		t->top--;
 		APROF_ADD(t->resyncs, 1);
 	}
-	return t->cur;
+	return aprof_thread_current(t);
 }
 
 
 APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
 							   uintptr_t site)
 {
-	struct aprof_context *running = t->cur;
+	struct aprof_context *running = aprof_thread_current(t);
 	struct aprof_frame *f;
 
 	t->jumped = 0;
@@ -207,11 +205,9 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 		APROF_ADD(t->unmatched, 1);
 		return running;
 	}
-	/* Entries above FN's were abandoned; FN's own context is the next one up. */
-	if (f < t->top)
-		running = f[1].ctx;
+	/* Entries above FN's were abandoned; FN's own holds the context it ran in. */
+	running = f->ctx;
 	APROF_ADD(t->resyncs, (uint64_t)(t->top - f));
-	t->cur = f->ctx;
 	t->top = f - 1;
 	return running;
 }

@@ -23,10 +23,15 @@ struct aprof_heap_bin;
 ** FRAME lets the runtime tell, after a longjmp or a caught exception, which
 ** entries were abandoned without their exit hooks: see aprof_thread_land.
 ** The stack's first entry is a sentinel that no exit matches (fn 0) and no
-** jump abandons (frame UINTPTR_MAX): an empty stack needs no test of its own.
+** jump abandons (frame UINTPTR_MAX), in the root context: an empty stack
+** needs no test of its own.
+** Each entry holds its activation's own context, so the top entry's is the
+** current context (aprof_thread_current), and an exit's pop is the one store
+** of the thread's top: no current context kept apart, to load and store on
+** every hook.
 */
 struct aprof_frame {
-	struct aprof_context *ctx;       /* the context to return to: the caller's */
+	struct aprof_context *ctx;       /* the activation's context (the sentinel's: the root) */
 	uintptr_t fn;                    /* the routine entered */
 	uintptr_t site;                  /* its return address in its caller */
 	uintptr_t frame;                 /* __builtin_dwarf_cfa() in its enter hook */
@@ -78,7 +83,6 @@ struct aprof_probes {
 struct aprof_thread {
 	struct aprof_frame *top;         /* the top entry (STACK: the sentinel, the stack is empty) */
 	struct aprof_frame *limit;       /* a top at which the common case takes the slow path */
-	struct aprof_context *cur;       /* the current context */
 	uint64_t last;                   /* clock at the last hook: charged from here */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
 	int jumped;                      /* a longjmp or catch happened since the last hook */
@@ -174,8 +178,21 @@ APROF_HIDDEN int aprof_thread_grow_stack(struct aprof_thread *t);
 */
 APROF_HIDDEN void aprof_thread_stack_trim(struct aprof_thread *t);
 
-/* Makes T's shadow stack empty (its sentinel on top) and its limit END's. */
+/*
+** Makes T's shadow stack empty (its sentinel on top, in the root context of
+** T's machine, which must be made) and its limit END's.
+*/
 APROF_HIDDEN void aprof_thread_stack_reset(struct aprof_thread *t);
+
+/*
+** T's current context: its top entry's.  A signal handler may read it: the
+** hooks write an entry's context before the store of T->top that puts the
+** entry on the stack (hooks.c, push).
+*/
+APROF_NOINSTR static inline struct aprof_context *aprof_thread_current(const struct aprof_thread *t)
+{
+	return t->top->ctx;
+}
 
 /* The entries on T's shadow stack (its depth). */
 APROF_NOINSTR static inline size_t aprof_thread_depth(const struct aprof_thread *t)
@@ -222,7 +239,7 @@ APROF_NOINSTR static inline void aprof_charge(struct aprof_thread *t, struct apr
 APROF_NOINSTR static inline void aprof_charge_now(struct aprof_thread *t)
 {
 	if (aprof_clock_kind != AMON_CLOCK_SAMPLE)
-		aprof_charge(t, t->cur, aprof_clock_read());
+		aprof_charge(t, aprof_thread_current(t), aprof_clock_read());
 }
 
 /* Hooks (or heap-tracking calls) until the next probe, drawn from the clock value NOW. */

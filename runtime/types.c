@@ -144,7 +144,7 @@ APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 	if (!entry || depth != w->sp + 1)
 		return;
 	f = t->top;
-	if (aprof_types_note(w, f->ctx, f[-1].frame, f->fn))
+	if (aprof_types_note(w, f[-1].ctx, f[-1].frame, f->fn))
 		f->fn |= APROF_FN_WATCHED; /* its exit does not match, to watch on */
 	else
 		aprof_types_finish(t, w);
