@@ -152,7 +152,9 @@ extern APROF_HIDDEN struct aprof_thread *aprof_threads;
 ** wrappers: set while the runtime's own code runs.  A hook or an allocation
 ** that finds it set (a signal handler interrupting the runtime, or the
 ** runtime allocating for itself) is passed through and counted, so the
-** runtime never corrupts, charges nor recurses into itself.
+** runtime never corrupts, charges nor recurses into itself; but for the
+** hooks' sampling common case, which is safe there and does not test it
+** (hooks.c, SAMPLE_UNGUARDED).
 */
 #define aprof_busy (aprof_tls.busy)
 
