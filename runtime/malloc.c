@@ -44,11 +44,18 @@ APROF_NOINSTR static inline int with_headers(void)
 }
 
 
-APROF_API void *malloc(size_t size)
+/* malloc, inline in realloc too (no call through the PLT). */
+APROF_NOINSTR static inline void *malloc_inline(size_t size)
 {
 	if (!with_headers())
 		return __libc_malloc(size);
 	return aprof_heap_malloc(size);
+}
+
+
+APROF_API void *malloc(size_t size)
+{
+	return malloc_inline(size);
 }
 
 
@@ -78,15 +85,14 @@ APROF_API void free(void *p)
 /*
 ** realloc is the free of the old block and the allocation of the new one.
 ** A block with a larger offset (memalign) is moved to a new malloc block.
+** P not NULL.
 */
-APROF_API void *realloc(void *p, size_t size)
+APROF_NOINSTR __attribute__((noinline)) static void *realloc_block(void *p, size_t size)
 {
 	struct aprof_block b;
 	size_t total;
 	void *q;
 
-	if (p == NULL)
-		return malloc(size);
 	if (size == 0) { /* glibc frees P and returns NULL */
 		free(p);
 		return NULL;
@@ -117,6 +123,15 @@ APROF_API void *realloc(void *p, size_t size)
 		return NULL; /* P is still allocated, its header unchanged */
 	aprof_heap_free(b.counts, b.size, b.generation);
 	return aprof_heap_block(q, size, APROF_BLOCK_HEADER);
+}
+
+
+/* realloc(NULL, SIZE), a malloc, costs a test more: Lua allocates every object so. */
+APROF_API void *realloc(void *p, size_t size)
+{
+	if (p == NULL)
+		return malloc_inline(size);
+	return realloc_block(p, size);
 }
 
 
