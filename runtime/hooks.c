@@ -466,25 +466,30 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 ** Entry to FN, called from SITE (its return address): enter_fast, or
 ** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
 ** the everyday mode, is tested first (the counter's common case is long
-** enough that one test more is lost in it), each by its own aprof_sampled
-** or aprof_counted, with no load nor test of the clock's kind; sampling's
-** without a test of the guard (SAMPLE_UNGUARDED).
+** enough that the tests more are lost in it), each by its own thread
+** pointer, aprof_hooked or aprof_counted, with no load nor test of the
+** clock's kind; sampling's without a test of the guard (SAMPLE_UNGUARDED)
+** nor of the pointer, which is aprof_unhooked without a sampled thread.
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_sampled;
+	struct aprof_thread *t = aprof_hooked;
 	uint32_t kind = AMON_CLOCK_SAMPLE;
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 	int done = 0;
 
-	if (APROF_LIKELY(t != NULL) && SAMPLE_UNGUARDED()) {
+	if (SAMPLE_UNGUARDED())
 		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
-	} else if ((t = aprof_counted) != NULL && !aprof_busy) {
-		kind = APROF_CLOCK_COUNTER;
-		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, APROF_CLOCK_COUNTER);
-	}
 	if (APROF_LIKELY(done > 0))
 		return;
+	if (t == &aprof_unhooked) {
+		kind = APROF_CLOCK_COUNTER;
+		if ((t = aprof_counted) != NULL && !aprof_busy)
+			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
+					  APROF_CLOCK_COUNTER);
+		if (APROF_LIKELY(done > 0))
+			return;
+	}
 	if (t != NULL && !aprof_busy) {
 		if (done < 0) {
 			enter_uncached((uintptr_t)fn, (uintptr_t)site, frame);
@@ -510,15 +515,20 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_sampled;
+	struct aprof_thread *t = aprof_hooked;
 	int done = 0;
 
-	if (APROF_LIKELY(t != NULL) && SAMPLE_UNGUARDED())
+	if (SAMPLE_UNGUARDED())
 		done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
-	else if ((t = aprof_counted) != NULL && !aprof_busy)
-		done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
 	if (APROF_LIKELY(done > 0))
 		return;
+	if (t == &aprof_unhooked) {
+		done = 0;
+		if ((t = aprof_counted) != NULL && !aprof_busy)
+			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
+		if (APROF_LIKELY(done > 0))
+			return;
+	}
 	if (done < 0 && !aprof_busy) {
 		leave_watched((uintptr_t)fn, (uintptr_t)site);
 		return;

@@ -23,7 +23,10 @@
 */
 #define STACK_RESERVED ((size_t)1 << 23)
 
-APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL)));
+static struct aprof_frame unhooked_top; /* fn 0: no exit matches */
+APROF_HIDDEN struct aprof_thread aprof_unhooked = { .top = &unhooked_top, .limit = &unhooked_top };
+APROF_HIDDEN __thread struct aprof_tls aprof_tls
+	__attribute__((tls_model(APROF_TLS_MODEL))) = { .hooked = &aprof_unhooked };
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
 
@@ -97,7 +100,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 		;
 	aprof_self = t;
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		aprof_sampled = t;
+		aprof_sampled = aprof_hooked = t;
 	else if (aprof_clock_kind == APROF_CLOCK_COUNTER)
 		aprof_counted = t;
 	aprof_busy--;

@@ -118,6 +118,7 @@ struct aprof_tls {
 	int busy;                        /* aprof_busy */
 	struct aprof_thread *sampled;    /* aprof_sampled */
 	struct aprof_thread *counted;    /* aprof_counted */
+	struct aprof_thread *hooked;     /* aprof_hooked */
 };
 /*
 ** Its TLS model: initial-exec in libaprof.so (its offset from the thread
@@ -143,6 +144,21 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 */
 #define aprof_sampled (aprof_tls.sampled)
 #define aprof_counted (aprof_tls.counted)
+
+/*
+** The thread the hooks' sampling common case works on: aprof_sampled, else
+** aprof_unhooked (never NULL, the thread-local block's first value), so that
+** the common case needs no test for no thread (hooks.c; JsonCpp, callgrind,
+** sampling: 2 instructions fewer per hook).
+*/
+#define aprof_hooked (aprof_tls.hooked)
+
+/*
+** A thread on which the hooks' common case does nothing: its shadow stack's
+** top is at its limit (an entry takes the slow path) and is an entry that
+** no exit matches (fn 0).
+*/
+extern APROF_HIDDEN struct aprof_thread aprof_unhooked;
 
 /* Every thread's state, newest first (pushed with a compare-and-swap). */
 extern APROF_HIDDEN struct aprof_thread *aprof_threads;
