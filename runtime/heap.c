@@ -527,8 +527,9 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 ** The common case of an allocation or a free by thread T, while the process
 ** has one thread, no probe is due (none in sampling mode), the log is not
 ** about to fill, allocations are followed and T is not in the runtime's own
-** code: no call but glibc's, no register saved, a few stores to lines in
-** the cache; anything else goes to heap_alloc_any or heap_free_any, whole.
+** code: no call but glibc's (and an allocation's to the types watch,
+** types.c), a few stores to lines in the cache; anything else goes to
+** heap_alloc_any or heap_free_any, whole.
 ** (benchmarks/heap-live.sh: on a heap that misses the cache at every block,
 ** each instruction here costs about a nanosecond, as it keeps the
 ** processor from overlapping the misses.)  Returns T's log, or NULL if not
@@ -756,7 +757,7 @@ APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, 
 }
 
 
-/* aprof_heap_block, inline in each entry point: the common case saves no register but glibc's. */
+/* aprof_heap_block, inline in it and in aprof_heap_malloc: no call between glibc's and the charge. */
 APROF_NOINSTR __attribute__((always_inline)) static inline void *heap_block(void *base, size_t size,
 									    size_t offset)
 {
