@@ -241,6 +241,32 @@ APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 		aprof_probe_reset(t);
 }
 
+/*
+** A hook that interrupted the runtime (a signal handler's), passed through
+** and counted.  An entry still pushes, in the current context, marked
+** (APROF_FN_DROPPED), where there is room: sampling's common case of an
+** exit runs whatever the guard, and it would otherwise pop the top entry
+** of the routine the runtime interrupted if the handler's exit was of that
+** same routine.  The exit passed through pops it (an exit's common case
+** never matches it).  Both as the common case pushes and pops, which is
+** safe wherever the hook interrupted the runtime (SAMPLE_UNGUARDED).
+*/
+APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
+					uintptr_t frame)
+{
+	APROF_ADD(t->dropped, 1);
+	if (t->top != t->end)
+		push(t, t->top->ctx, fn | APROF_FN_DROPPED, site, frame);
+}
+
+APROF_NOINSTR static void leave_dropped(struct aprof_thread *t, uintptr_t fn)
+{
+	APROF_ADD(t->dropped, 1);
+	if (t->top->fn == (fn | APROF_FN_DROPPED))
+		t->top--;
+}
+
+
 APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uintptr_t site,
 							       uintptr_t frame)
 {
@@ -248,7 +274,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 
 	if (APROF_UNLIKELY(aprof_busy)) {
 		if (t != NULL)
-			APROF_ADD(t->dropped, 1);
+			enter_dropped(t, fn, site, frame);
 		return;
 	}
 	aprof_busy = 1;
@@ -270,7 +296,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 
 	if (APROF_UNLIKELY(aprof_busy || t == NULL)) {
 		if (t != NULL)
-			APROF_ADD(t->dropped, 1);
+			leave_dropped(t, fn);
 		return;
 	}
 	aprof_busy = 1;

@@ -45,6 +45,14 @@ struct aprof_frame {
 #define APROF_FN_JUMPED ((uintptr_t)1 << 62)
 
 /*
+** The entry of a hook passed through because it interrupted the runtime (a
+** signal handler's, hooks.c): pushed with this bit in fn, so that no exit's
+** common case matches it and the exit passed through pops it, and that no
+** exit the runtime follows takes it for its routine's.
+*/
+#define APROF_FN_DROPPED ((uintptr_t)1 << 61)
+
+/*
 ** In-run probes.  The start-up calibration (cost.h) sees the hooks with every
 ** line in the cache; in the run they also miss the cache, make transitions
 ** and contexts, and the malloc wrappers track blocks.  So about one hook in

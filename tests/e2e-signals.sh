@@ -6,6 +6,10 @@
 # on_alarm + dropped / 2 = the runs the handler counted itself.
 # Under both clocks: in sampling mode the hooks' common case runs without
 # the guard, and a handler that interrupts it is followed as any call.
+# Then s-alarm writer: the handler interrupts the runtime (the profile
+# written at every allocation of leaf_alloc) and calls leaf_alloc too; the
+# hooks it passes through must leave main's entry of leaf_alloc on the
+# shadow stack, although the handler's exit hook of leaf_alloc finds it on top.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-alarm"
@@ -36,6 +40,24 @@ for clock in counter sample; do
 		"${handled:-0}"
 	expect_eq "contexts of on_alarm other than main > on_alarm, main > leaf > on_alarm" \
 		"$(grep ' on_alarm$' "$WORK/contexts" | grep -cv '  main > on_alarm$\|  main > leaf > on_alarm$' || true)" 0
+
+	echo "APROF_CLOCK=$clock, s-alarm writer"
+	profile s-alarm writer
+	fired=$(sed -n 's/^fired \([0-9][0-9]*\)$/\1/p' "$WORK/stdout")
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	contexts "$exe" "$WORK/amon.out"
+	expect_eq "writer: context main > leaf_alloc" "$(context_row 'main > leaf_alloc')" "2000+0"
+	amon_threads "$WORK/amon.out"
+	dropped=$(thread_field s-alarm dropped)
+	echo "handler ran $fired times: $(flat_calls on_alarm) in the profile, $dropped hook calls dropped"
+	# Two writes of the profile a millisecond at least: many runs land in them.
+	if [ "${dropped:-0}" -gt 0 ]; then echo "ok: handler runs passed through"; else fail "writer: no hook dropped"; fi
+	expect_eq "writer: dropped hook calls come in pairs" "$((dropped % 2))" 0
+	expect_eq "writer: unmatched" "$(thread_field s-alarm unmatched)" 0
+	expect_eq "writer: resyncs" "$(thread_field s-alarm resyncs)" 0
+	expect_eq "writer: calls of leaf_alloc by on_alarm, against on_alarm's" \
+		"$(context_row 'main > (leaf_alloc) > on_alarm > leaf_alloc' | cut -d+ -f1)" \
+		"$(context_row 'main > leaf_alloc > on_alarm' | cut -d+ -f1)"
 done
 unset APROF_CLOCK
 finish
