@@ -2,9 +2,10 @@
 # heap-live.sh -- heap tracking on a real heap (issue 14, target 3):
 # benchmarks/heap-live.c keeps LIVE blocks of 16-271 bytes live and replaces
 # one at random REPLACEMENTS times, in a routine never instrumented, so the
-# instrumented build's only extra work in the loop is following the heap.  Run as paired rounds
-# (in each round: bare, then each variant, so that load on the machine falls
-# on all alike):
+# instrumented build's only extra work in the loop is following the heap.
+# Run as paired rounds (in each round bare and each variant, in an order
+# rotated from round to round, so that load on the machine falls on all
+# alike):
 #   bare                      no instrumentation, no profiler;
 #   aprof sample              -finstrument-functions, libaprof,
 #                             APROF_CLOCK=sample, allocations followed;
@@ -40,9 +41,13 @@ $CC $CFLAGS -finstrument-functions -o "$work/aprof" "$src" -L"$libs" -laprof -Wl
 : >"$work/runs"
 r=0
 while [ "$r" -lt "$ROUNDS" ]; do
-	b=$("$work/bare" "$LIVE" "$REPLACEMENTS")
-	a=$(cd "$work" && APROF_CLOCK=sample ./aprof "$LIVE" "$REPLACEMENTS")
-	z=$(cd "$work" && APROF_CLOCK=sample APROF_HEAP=0 APROF_OUT=heap0.out ./aprof "$LIVE" "$REPLACEMENTS")
+	for k in $(echo "0 1 2" | awk -v r="$r" '{ print $(r % 3 + 1), $((r + 1) % 3 + 1), $((r + 2) % 3 + 1) }'); do
+		case $k in
+		0) b=$("$work/bare" "$LIVE" "$REPLACEMENTS") ;;
+		1) a=$(cd "$work" && APROF_CLOCK=sample ./aprof "$LIVE" "$REPLACEMENTS") ;;
+		2) z=$(cd "$work" && APROF_CLOCK=sample APROF_HEAP=0 APROF_OUT=heap0.out ./aprof "$LIVE" "$REPLACEMENTS") ;;
+		esac
+	done
 	echo "$b $a $z" >>"$work/runs"
 	r=$((r + 1))
 done

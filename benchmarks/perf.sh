@@ -55,8 +55,9 @@
 # the last two on a smaller input (they are 10-60 times slower), against the
 # bare build on that same input.
 #
-# Every benchmark runs as paired rounds: in each round the bare build, then
-# each variant in turn, so that the load on the machine falls on all alike;
+# Every benchmark runs as paired rounds: in each round the bare build and
+# each variant in turn (the order rotated from round to round), so that the
+# load on the machine falls on all alike;
 # a variant's time is the CPU time (user + system) of the processes it ran,
 # which waiting for a core on a busy machine does not inflate, and its ratio
 # is the median over the rounds of its time divided by the bare time of its
@@ -488,6 +489,16 @@ run() {
 	fi
 }
 
+# rotate K WORD...: the words from the (K mod their number)-th on, then the
+# first ones.  Round R runs the variants rotated by R - 1: on a loaded
+# machine the later runs of a round were 2-3% slower, which fell on the
+# same variants every round.  Round 1 runs bare first, whose output the
+# others' are compared with.
+rotate() {
+	k=$(($1 % ($# - 1))) && shift
+	echo "$@" | awk -v k="$k" '{ for (i = 1; i <= NF; i++) printf "%s%s", $((i + k - 1) % NF + 1), i < NF ? " " : "\n" }'
+}
+
 "$P/tools/clock-cost" >"$P/data/clock.1"
 for bench in $BENCHES; do
 	for size in full small; do
@@ -497,7 +508,7 @@ for bench in $BENCHES; do
 		say "$bench, $size input ($(bench_args "$bench" "$size")): $n rounds of $vs"
 		r=1
 		while [ "$r" -le "$n" ]; do
-			for v in $vs; do run "$bench" "$size" "$v" "$r"; done
+			for v in $(rotate $((r - 1)) $vs); do run "$bench" "$size" "$v" "$r"; done
 			r=$((r + 1))
 		done
 	done
