@@ -223,8 +223,8 @@ APROF_NOINSTR static inline void bin_count(struct aprof_heap_bin *bins, int allo
 	struct aprof_heap_bin *bin = &bins[AMON_BIN(size)];
 	uint64_t *n = alloc ? &bin->allocs : &bin->frees;
 
-	/* Only its thread adds, but others read and reset it. */
-	APROF_PUT(*n, *n + 1);
+	/* Only its thread adds, but others read and reset it: one instruction. */
+	APROF_INC(*n);
 	if (APROF_UNLIKELY(size >= AMON_BINS - 1)) {
 		bin = &bins[APROF_HEAP_BYTES];
 		n = alloc ? &bin->allocs : &bin->frees;
@@ -577,7 +577,7 @@ APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t 
 	log->e[i].size = size;
 	log->e[i].tag = tag;
 	APROF_PUT(log->n, i + 1);
-	APROF_ADD(c->heap_events, 1);
+	APROF_INC(c->heap_events);
 	t->heap_probe--; /* without a test: sampling mode never reads it */
 }
 
