@@ -42,18 +42,23 @@ APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
 }
 
 
-/* Counts the watched allocation at its (size, candidates) site of W's context. */
-APROF_NOINSTR static void record(struct aprof_thread *t, const struct aprof_types_watch *w)
+/*
+** Counts the watched allocation at its (size, candidates) site of W's
+** context.  W's candidates past its count are set to 0 first, as a site
+** keeps them (amon.h), so that the sites compare with W's own candidates,
+** not a copy (a fixed count, which GCC unrolls: up to W->n it made a call).
+*/
+APROF_NOINSTR static void record(struct aprof_thread *t, struct aprof_types_watch *w)
 {
 	struct aprof_type_site *s, **link = &w->heap->sites;
-	uint64_t cand[AMON_CANDIDATES];
 	uint32_t k, n = 0;
 
-	/* A fixed count, which GCC unrolls (up to W->n it made a call of memcpy) */
-	for (k = 0; k < AMON_CANDIDATES; k++)
-		cand[k] = k < w->n ? w->candidate[k] : 0;
+	for (k = 1; k < AMON_CANDIDATES; k++) /* W->n is 1 at least */
+		if (k >= w->n)
+			w->candidate[k] = 0;
 	for (; (s = *link) != NULL; link = &s->next, n++)
-		if (s->s.size == w->size && memcmp(s->s.candidate, cand, sizeof cand) == 0) {
+		if (s->s.size == w->size &&
+		    memcmp(s->s.candidate, w->candidate, sizeof s->s.candidate) == 0) {
 			APROF_ADD(s->s.allocs, 1);
 			return;
 		}
@@ -67,7 +72,7 @@ APROF_NOINSTR static void record(struct aprof_thread *t, const struct aprof_type
 	s->next = NULL;
 	s->s.size = w->size;
 	s->s.allocs = 1;
-	memcpy(s->s.candidate, cand, sizeof cand);
+	memcpy(s->s.candidate, w->candidate, sizeof s->s.candidate);
 	__atomic_store_n(link, s, __ATOMIC_RELEASE);
 }
 
