@@ -818,7 +818,8 @@ APROF_NOINSTR void aprof_heap_release(void *p)
 {
 	const uint64_t *w = p;
 
-	if ((w[-1] & 63) != APROF_BLOCK_MARK || !heap_free_common(w[-2], w[-1]))
+	/* bits 0-5 the mark alone (offset code 0), tested as W[-1] less the mark: one instruction fewer */
+	if (((w[-1] - APROF_BLOCK_MARK) & 63) != 0 || !heap_free_common(w[-2], w[-1]))
 		heap_release_any(p);
 	else
 		__libc_free((char *)p - APROF_BLOCK_HEADER);
