@@ -348,15 +348,16 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 ** the watch's work inline (a call only when the watch ends), without the
 ** slow path's tests and calls; the slow path if the successor is not cached
 ** (so that this saves few registers).  Tail-called by the hook, which has
-** checked all else (entry_watched).
+** checked all else (entry_watched).  One copy for each clock KIND (the
+** CPU's counter or sampling), which the hook knows: no load nor test of the
+** clock's kind.
 */
-APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, uintptr_t site,
-								  uintptr_t frame)
+APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uintptr_t frame,
+					       uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
 	struct aprof_context *cur = aprof_thread_current(t), *next;
-	uint32_t kind = aprof_clock_kind;
 
 	next = aprof_successor(cur, fn);
 	if (APROF_UNLIKELY(next == NULL)) {
@@ -385,9 +386,10 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_watched(uintptr_t fn, 
 ** next candidate, without the slow path's tests and calls.  The slow path
 ** for any other entry, or if the watch is not what the mark says (the
 ** candidate not just above the allocating activation).  Tail-called by the
-** hook, which has checked all else (leave_fast).
+** hook, which has checked all else (leave_fast).  One copy for each clock
+** KIND, as enter_watched.
 */
-APROF_NOINSTR __attribute__((noinline)) static void leave_watched(uintptr_t fn, uintptr_t site)
+APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
@@ -400,11 +402,37 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_watched(uintptr_t fn, 
 	}
 	aprof_busy = 1;
 	top->fn = fn; /* a push interrupted by a jump may find it (push) */
-	leave_known(t, top, aprof_clock_kind);
+	leave_known(t, top, kind);
 	w->diverted = 1;
 	t->limit = top - 1;
 	__atomic_signal_fence(__ATOMIC_RELEASE); /* the watch whole before the guard goes */
 	aprof_busy = 0;
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void enter_watched_sampled(uintptr_t fn,
+									  uintptr_t site,
+									  uintptr_t frame)
+{
+	enter_watched(fn, site, frame, AMON_CLOCK_SAMPLE);
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void enter_watched_counted(uintptr_t fn,
+									  uintptr_t site,
+									  uintptr_t frame)
+{
+	enter_watched(fn, site, frame, APROF_CLOCK_COUNTER);
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void leave_watched_sampled(uintptr_t fn,
+									  uintptr_t site)
+{
+	leave_watched(fn, site, AMON_CLOCK_SAMPLE);
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void leave_watched_counted(uintptr_t fn,
+									  uintptr_t site)
+{
+	leave_watched(fn, site, APROF_CLOCK_COUNTER);
 }
 
 
@@ -522,7 +550,10 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 			return;
 		}
 		if (entry_watched(t, kind)) {
-			enter_watched((uintptr_t)fn, (uintptr_t)site, frame);
+			if (kind == AMON_CLOCK_SAMPLE)
+				enter_watched_sampled((uintptr_t)fn, (uintptr_t)site, frame);
+			else
+				enter_watched_counted((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
 	}
@@ -542,6 +573,7 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_hooked;
+	uint32_t kind = AMON_CLOCK_SAMPLE;
 	int done = 0;
 
 	if (SAMPLE_UNGUARDED())
@@ -549,6 +581,7 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 	if (APROF_LIKELY(done > 0))
 		return;
 	if (t == &aprof_unhooked) {
+		kind = APROF_CLOCK_COUNTER;
 		done = 0;
 		if ((t = aprof_counted) != NULL && !aprof_busy)
 			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
@@ -556,7 +589,10 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 			return;
 	}
 	if (done < 0 && !aprof_busy) {
-		leave_watched((uintptr_t)fn, (uintptr_t)site);
+		if (kind == AMON_CLOCK_SAMPLE)
+			leave_watched_sampled((uintptr_t)fn, (uintptr_t)site);
+		else
+			leave_watched_counted((uintptr_t)fn, (uintptr_t)site);
 		return;
 	}
 	leave_slow((uintptr_t)fn, (uintptr_t)site);
