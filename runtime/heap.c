@@ -181,15 +181,18 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 */
 #define HEAP_LOG 64
 
+/* An entry of the log. */
+struct heap_entry {
+	uint64_t size; /* bytes in bits 0-47 (above: ignored, a header's generation) */
+	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
+			  0-5 ignored: a free logs its block's header words as they are) */
+};
+
 struct heap_log {
 	int lock;         /* taken by whoever flushes, with more than one thread */
 	int flushing;     /* a flush is under way: a writer interrupting it skips the log */
 	uint32_t n, done; /* entries written; entries charged (the first n - done are pending) */
-	struct {
-		uint64_t size; /* bytes in bits 0-47 (above: ignored, a header's generation) */
-		uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
-				  0-5 ignored: a free logs its block's header words as they are) */
-	} e[HEAP_LOG];
+	struct heap_entry e[HEAP_LOG];
 };
 
 /* The log kept after the histogram BINS. */
@@ -326,25 +329,25 @@ APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_
 
 
 /*
-** Entry K of the log LOG is charged: an allocation, or the free of a block
+** Log entry E is charged: an allocation, or the free of a block
 ** followed (counters in its header) in the current generation G (its
 ** header's, modulo 2^16).  The common case of a free logs the header as it
 ** is and leaves these tests here; a free left out is counted as untracked
 ** (log_untracked) or, allocated before aprof_restart, forgotten.
 */
-APROF_NOINSTR static inline int log_charged(const struct heap_log *log, uint32_t k, uint32_t g)
+APROF_NOINSTR static inline int log_charged(const struct heap_entry *e, uint32_t g)
 {
-	uint64_t tag = log->e[k].tag;
+	uint64_t tag = e->tag;
 
 	return (tag & APROF_BLOCK_MARK) == 0 ||
-	       (tag >= 64 && (uint16_t)(log->e[k].size >> 48) == (uint16_t)g);
+	       (tag >= 64 && (uint16_t)(e->size >> 48) == (uint16_t)g);
 }
 
 
-/* Entry K of LOG, not charged (log_charged): counted as untracked if its block was not followed. */
-APROF_NOINSTR static void log_untracked(const struct heap_log *log, uint32_t k)
+/* Log entry E, not charged (log_charged): counted as untracked if its block was not followed. */
+APROF_NOINSTR static void log_untracked(const struct heap_entry *e)
 {
-	if (log->e[k].tag < 64)
+	if (e->tag < 64)
 		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
 }
 
@@ -370,7 +373,7 @@ APROF_NOINSTR static void log_peak_alone(struct heap_log *log, uint32_t at, uint
 		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 
-		if (!log_charged(log, k, __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
+		if (!log_charged(&log->e[k], __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
 			continue;
 		heap_touch(h);
 		h->at_peak -= (tag & APROF_BLOCK_MARK) == 0 ? size : -size;
@@ -391,17 +394,19 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 {
 	uint64_t live = __atomic_load_n(&live_total, __ATOMIC_RELAXED);
 	uint64_t top = __atomic_load_n(&peak_total, __ATOMIC_RELAXED);
-	uint32_t k, at = n, e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
+	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
 	uint32_t g = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
+	/* one induction variable: the entry, not its index too */
+	const struct heap_entry *p, *end = &log->e[n], *at = end;
 
-	for (k = from; k < n; k++) {
-		uint64_t size = log->e[k].size & APROF_BLOCK_SIZE_MAX, tag = log->e[k].tag;
+	for (p = &log->e[from]; p != end; p++) {
+		uint64_t size = p->size & APROF_BLOCK_SIZE_MAX, tag = p->tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 		int alloc = (tag & APROF_BLOCK_MARK) == 0, c = AMON_SIZE_CLASS(size);
 		uint64_t *w, v;
 
-		if (APROF_UNLIKELY(!log_charged(log, k, g))) {
-			log_untracked(log, k);
+		if (APROF_UNLIKELY(!log_charged(p, g))) {
+			log_untracked(p);
 			continue;
 		}
 		w = alloc ? &h->tally_alloc[c] : &h->tally_free[c];
@@ -417,12 +422,12 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 			live -= size;
 		} else if ((live += size) > top) {
 			top = live;
-			at = k;
+			at = p;
 		}
 	}
 	__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
-	if (APROF_UNLIKELY(at != n))
-		log_peak_alone(log, at, n, top);
+	if (APROF_UNLIKELY(at != end))
+		log_peak_alone(log, (uint32_t)(at - log->e), n, top);
 }
 
 
@@ -445,8 +450,8 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 		log_replay_alone(bins, log, APROF_GET(log->done), n);
 	else
 		for (k = APROF_GET(log->done); k < n; k++)
-			if (!log_charged(log, k, __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
-				log_untracked(log, k);
+			if (!log_charged(&log->e[k], __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
+				log_untracked(&log->e[k]);
 			else
 				heap_charge(bins,
 					    (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag &
