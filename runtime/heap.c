@@ -402,7 +402,8 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 	for (p = &log->e[from]; p != end; p++) {
 		uint64_t size = p->size & APROF_BLOCK_SIZE_MAX, tag = p->tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
-		int alloc = (tag & APROF_BLOCK_MARK) == 0, c = AMON_SIZE_CLASS(size);
+		int alloc = (tag & APROF_BLOCK_MARK) == 0;
+		size_t c = AMON_SIZE_CLASS(size); /* a word: no sign extension to index with */
 		uint64_t *w, v;
 
 		if (APROF_UNLIKELY(!log_charged(p, g))) {
