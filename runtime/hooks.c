@@ -319,14 +319,14 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 ** Lua's calls miss the cache 6-8% of the time (parser.lua, strings.lua,
 ** binary-trees.lua).  Tail-called by the hook, which has checked all else.
 ** The guard is set around the table, which a signal handler's slow path may
-** grow (transition.c).
+** grow (transition.c).  One copy for each clock KIND (the CPU's counter or
+** sampling), which the hook knows: no load nor test of the clock's kind.
 */
-APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn, uintptr_t site,
-								   uintptr_t frame)
+APROF_NOINSTR static inline void enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame,
+						uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *cur = aprof_thread_current(t), *next;
-	uint32_t kind = aprof_clock_kind;
 
 	aprof_busy = 1;
 	next = aprof_transition_known(&t->machine, cur, fn);
@@ -338,6 +338,20 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_uncached(uintptr_t fn,
 	aprof_successor_cache(cur, fn, next);
 	enter_known(t, cur, next, fn, site, frame, kind);
 	aprof_busy = 0;
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void enter_uncached_sampled(uintptr_t fn,
+									   uintptr_t site,
+									   uintptr_t frame)
+{
+	enter_uncached(fn, site, frame, AMON_CLOCK_SAMPLE);
+}
+
+APROF_NOINSTR __attribute__((noinline)) static void enter_uncached_counted(uintptr_t fn,
+									   uintptr_t site,
+									   uintptr_t frame)
+{
+	enter_uncached(fn, site, frame, APROF_CLOCK_COUNTER);
 }
 
 
@@ -546,7 +560,10 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 	}
 	if (t != NULL && !aprof_busy) {
 		if (done < 0) {
-			enter_uncached((uintptr_t)fn, (uintptr_t)site, frame);
+			if (kind == AMON_CLOCK_SAMPLE)
+				enter_uncached_sampled((uintptr_t)fn, (uintptr_t)site, frame);
+			else
+				enter_uncached_counted((uintptr_t)fn, (uintptr_t)site, frame);
 			return;
 		}
 		if (entry_watched(t, kind)) {
