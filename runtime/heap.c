@@ -191,9 +191,18 @@ struct heap_entry {
 struct heap_log {
 	int lock;         /* taken by whoever flushes, with more than one thread */
 	int flushing;     /* a flush is under way: a writer interrupting it skips the log */
-	uint32_t n, done; /* entries written; entries charged (the first n - done are pending) */
+	uint32_t n, done; /* bytes of entries written; of entries charged (the first n - done
+			     are pending): 16 an entry, so that its address is one addition */
 	struct heap_entry e[HEAP_LOG];
 };
+
+#define ENTRY_BYTES ((uint32_t)sizeof(struct heap_entry))
+
+/* The entry of LOG at byte offset AT (heap_log's n and done). */
+APROF_NOINSTR static inline struct heap_entry *log_entry(struct heap_log *log, uint32_t at)
+{
+	return (struct heap_entry *)(void *)((char *)log->e + at);
+}
 
 /* The log kept after the histogram BINS. */
 APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bin *bins)
@@ -446,11 +455,11 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 		return;
 	APROF_PUT(log->flushing, 1);
 	aprof_spin_lock(&log->lock);
-	n = APROF_GET(log->n);
+	n = APROF_GET(log->n) / ENTRY_BYTES;
 	if (APROF_SINGLE_THREADED())
-		log_replay_alone(bins, log, APROF_GET(log->done), n);
+		log_replay_alone(bins, log, APROF_GET(log->done) / ENTRY_BYTES, n);
 	else
-		for (k = APROF_GET(log->done); k < n; k++)
+		for (k = APROF_GET(log->done) / ENTRY_BYTES; k < n; k++)
 			if (!log_charged(&log->e[k], __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
 				log_untracked(&log->e[k]);
 			else
@@ -459,7 +468,7 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 										    ~(uint64_t)63),
 					    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
 					    log->e[k].size & APROF_BLOCK_SIZE_MAX);
-	APROF_PUT(log->done, n);
+	APROF_PUT(log->done, n * ENTRY_BYTES);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
 }
@@ -475,10 +484,10 @@ APROF_NOINSTR static inline void log_append(struct aprof_heap_bin *bins, uint64_
 	struct heap_log *log = log_of(bins);
 	uint32_t i = log->n;
 
-	log->e[i].size = size;
-	log->e[i].tag = tag;
-	APROF_PUT(log->n, i + 1);
-	if (APROF_UNLIKELY(i + 1 == HEAP_LOG)) {
+	log_entry(log, i)->size = size;
+	log_entry(log, i)->tag = tag;
+	APROF_PUT(log->n, i + ENTRY_BYTES);
+	if (APROF_UNLIKELY(i + ENTRY_BYTES == sizeof log->e)) {
 		log_flush(bins);
 		APROF_PUT(log->n, 0); /* n first: a flush between sees nothing pending */
 		APROF_PUT(log->done, 0);
@@ -548,7 +557,7 @@ APROF_NOINSTR static inline struct heap_log *heap_common(struct aprof_thread *t)
 	if (APROF_UNLIKELY(t == NULL || t->bins == NULL))
 		return NULL;
 	log = log_of(t->bins);
-	if (APROF_LIKELY(APROF_SINGLE_THREADED() && log->n + 1 < HEAP_LOG &&
+	if (APROF_LIKELY(APROF_SINGLE_THREADED() && log->n + ENTRY_BYTES < sizeof log->e &&
 			 __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy))
 		return log;
 	return NULL;
@@ -580,9 +589,9 @@ APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t 
 {
 	uint32_t i = log->n;
 
-	log->e[i].size = size;
-	log->e[i].tag = tag;
-	APROF_PUT(log->n, i + 1);
+	log_entry(log, i)->size = size;
+	log_entry(log, i)->tag = tag;
+	APROF_PUT(log->n, i + ENTRY_BYTES);
 	APROF_INC(c->heap_events);
 	t->heap_probe--; /* without a test: sampling mode never reads it */
 }
