@@ -531,6 +531,49 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 
 
 /*
+** After the common case with clock KIND on T (NULL: no thread with that
+** clock) found DONE (0 or -1, enter_fast): enter_uncached, enter_watched
+** or enter_slow by a tail call.  Inlined with KIND a constant, so that each
+** clock's path tests nothing of the other's.
+*/
+APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t fn,
+					     uintptr_t site, uintptr_t frame, int done,
+					     uint32_t kind)
+{
+	if (t != NULL && !aprof_busy) {
+		if (done < 0) {
+			if (kind == AMON_CLOCK_SAMPLE)
+				enter_uncached_sampled(fn, site, frame);
+			else
+				enter_uncached_counted(fn, site, frame);
+			return;
+		}
+		if (entry_watched(t, kind)) {
+			if (kind == AMON_CLOCK_SAMPLE)
+				enter_watched_sampled(fn, site, frame);
+			else
+				enter_watched_counted(fn, site, frame);
+			return;
+		}
+	}
+	enter_slow(fn, site, frame);
+}
+
+/* The same for an exit (leave_fast): leave_watched or leave_slow by a tail call. */
+APROF_NOINSTR static inline void leave_other(uintptr_t fn, uintptr_t site, int done, uint32_t kind)
+{
+	if (done < 0 && !aprof_busy) {
+		if (kind == AMON_CLOCK_SAMPLE)
+			leave_watched_sampled(fn, site);
+		else
+			leave_watched_counted(fn, site);
+		return;
+	}
+	leave_slow(fn, site);
+}
+
+
+/*
 ** Entry to FN, called from SITE (its return address): enter_fast, or
 ** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
 ** the everyday mode, is tested first (the counter's common case is long
@@ -542,7 +585,6 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_hooked;
-	uint32_t kind = AMON_CLOCK_SAMPLE;
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 	int done = 0;
 
@@ -550,31 +592,16 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
-	if (t == &aprof_unhooked) {
-		kind = APROF_CLOCK_COUNTER;
-		if ((t = aprof_counted) != NULL && !aprof_busy)
-			done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame,
-					  APROF_CLOCK_COUNTER);
-		if (APROF_LIKELY(done > 0))
-			return;
+	if (t != &aprof_unhooked) {
+		enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, AMON_CLOCK_SAMPLE);
+		return;
 	}
-	if (t != NULL && !aprof_busy) {
-		if (done < 0) {
-			if (kind == AMON_CLOCK_SAMPLE)
-				enter_uncached_sampled((uintptr_t)fn, (uintptr_t)site, frame);
-			else
-				enter_uncached_counted((uintptr_t)fn, (uintptr_t)site, frame);
-			return;
-		}
-		if (entry_watched(t, kind)) {
-			if (kind == AMON_CLOCK_SAMPLE)
-				enter_watched_sampled((uintptr_t)fn, (uintptr_t)site, frame);
-			else
-				enter_watched_counted((uintptr_t)fn, (uintptr_t)site, frame);
-			return;
-		}
-	}
-	enter_slow((uintptr_t)fn, (uintptr_t)site, frame);
+	done = 0;
+	if ((t = aprof_counted) != NULL && !aprof_busy)
+		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, APROF_CLOCK_COUNTER);
+	if (APROF_LIKELY(done > 0))
+		return;
+	enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, APROF_CLOCK_COUNTER);
 }
 
 
@@ -590,27 +617,20 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct aprof_thread *t = aprof_hooked;
-	uint32_t kind = AMON_CLOCK_SAMPLE;
 	int done = 0;
 
 	if (SAMPLE_UNGUARDED())
 		done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
-	if (t == &aprof_unhooked) {
-		kind = APROF_CLOCK_COUNTER;
-		done = 0;
-		if ((t = aprof_counted) != NULL && !aprof_busy)
-			done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
-		if (APROF_LIKELY(done > 0))
-			return;
-	}
-	if (done < 0 && !aprof_busy) {
-		if (kind == AMON_CLOCK_SAMPLE)
-			leave_watched_sampled((uintptr_t)fn, (uintptr_t)site);
-		else
-			leave_watched_counted((uintptr_t)fn, (uintptr_t)site);
+	if (t != &aprof_unhooked) {
+		leave_other((uintptr_t)fn, (uintptr_t)site, done, AMON_CLOCK_SAMPLE);
 		return;
 	}
-	leave_slow((uintptr_t)fn, (uintptr_t)site);
+	done = 0;
+	if ((t = aprof_counted) != NULL && !aprof_busy)
+		done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
+	if (APROF_LIKELY(done > 0))
+		return;
+	leave_other((uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);
 }
