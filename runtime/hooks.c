@@ -312,6 +312,27 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 
 
 /*
+** NAME_sampled and NAME_counted: out-of-line copies of the inline NAME, whose
+** last parameter is the clock, for sampling and for the CPU's counter, so
+** that the hooks tail-call the one for the clock they know (PARAMS: NAME's
+** other parameters; the arguments after it: the same, passed on).
+*/
+#define PER_CLOCK(name, params, ...)                                                  \
+	APROF_NOINSTR __attribute__((noinline)) static void name##_sampled params      \
+	{                                                                              \
+		name(__VA_ARGS__, AMON_CLOCK_SAMPLE);                                   \
+	}                                                                              \
+	APROF_NOINSTR __attribute__((noinline)) static void name##_counted params      \
+	{                                                                              \
+		name(__VA_ARGS__, APROF_CLOCK_COUNTER);                                 \
+	}
+
+/* NAME's copy (PER_CLOCK) for clock KIND, a constant where inlined, given the other arguments. */
+#define PER_CLOCK_CALL(name, kind, ...) \
+	((kind) == AMON_CLOCK_SAMPLE ? name##_sampled(__VA_ARGS__) : name##_counted(__VA_ARGS__))
+
+
+/*
 ** An entry that the common case found with its successor not cached (a way
 ** holding another routine's): the transition table instead of the cache
 ** (B1), the successor cached, and the common case's work, without the slow
@@ -340,19 +361,7 @@ APROF_NOINSTR static inline void enter_uncached(uintptr_t fn, uintptr_t site, ui
 	aprof_busy = 0;
 }
 
-APROF_NOINSTR __attribute__((noinline)) static void enter_uncached_sampled(uintptr_t fn,
-									   uintptr_t site,
-									   uintptr_t frame)
-{
-	enter_uncached(fn, site, frame, AMON_CLOCK_SAMPLE);
-}
-
-APROF_NOINSTR __attribute__((noinline)) static void enter_uncached_counted(uintptr_t fn,
-									   uintptr_t site,
-									   uintptr_t frame)
-{
-	enter_uncached(fn, site, frame, APROF_CLOCK_COUNTER);
-}
+PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, site, frame)
 
 
 /*
@@ -390,6 +399,8 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	aprof_busy = 0;
 }
 
+PER_CLOCK(enter_watched, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, site, frame)
+
 
 /*
 ** An exit that does not match the top entry, which the common case leaves
@@ -423,31 +434,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, uin
 	aprof_busy = 0;
 }
 
-APROF_NOINSTR __attribute__((noinline)) static void enter_watched_sampled(uintptr_t fn,
-									  uintptr_t site,
-									  uintptr_t frame)
-{
-	enter_watched(fn, site, frame, AMON_CLOCK_SAMPLE);
-}
-
-APROF_NOINSTR __attribute__((noinline)) static void enter_watched_counted(uintptr_t fn,
-									  uintptr_t site,
-									  uintptr_t frame)
-{
-	enter_watched(fn, site, frame, APROF_CLOCK_COUNTER);
-}
-
-APROF_NOINSTR __attribute__((noinline)) static void leave_watched_sampled(uintptr_t fn,
-									  uintptr_t site)
-{
-	leave_watched(fn, site, AMON_CLOCK_SAMPLE);
-}
-
-APROF_NOINSTR __attribute__((noinline)) static void leave_watched_counted(uintptr_t fn,
-									  uintptr_t site)
-{
-	leave_watched(fn, site, APROF_CLOCK_COUNTER);
-}
+PER_CLOCK(leave_watched, (uintptr_t fn, uintptr_t site), fn, site)
 
 
 /*
@@ -542,17 +529,11 @@ APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t f
 {
 	if (t != NULL && !aprof_busy) {
 		if (done < 0) {
-			if (kind == AMON_CLOCK_SAMPLE)
-				enter_uncached_sampled(fn, site, frame);
-			else
-				enter_uncached_counted(fn, site, frame);
+			PER_CLOCK_CALL(enter_uncached, kind, fn, site, frame);
 			return;
 		}
 		if (entry_watched(t, kind)) {
-			if (kind == AMON_CLOCK_SAMPLE)
-				enter_watched_sampled(fn, site, frame);
-			else
-				enter_watched_counted(fn, site, frame);
+			PER_CLOCK_CALL(enter_watched, kind, fn, site, frame);
 			return;
 		}
 	}
@@ -563,10 +544,7 @@ APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t f
 APROF_NOINSTR static inline void leave_other(uintptr_t fn, uintptr_t site, int done, uint32_t kind)
 {
 	if (done < 0 && !aprof_busy) {
-		if (kind == AMON_CLOCK_SAMPLE)
-			leave_watched_sampled(fn, site);
-		else
-			leave_watched_counted(fn, site);
+		PER_CLOCK_CALL(leave_watched, kind, fn, site);
 		return;
 	}
 	leave_slow(fn, site);
