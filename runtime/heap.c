@@ -705,7 +705,8 @@ APROF_NOINSTR void aprof_heap_untracked(void)
 
 
 /* aprof_heap_free, every case. */
-APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_heap_counts *h, size_t size, uint32_t generation)
+APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_heap_counts *h,
+								  size_t size, uint32_t generation)
 {
 	struct aprof_thread *t = aprof_self;
 	uint64_t start = 0;

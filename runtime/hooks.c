@@ -461,8 +461,9 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 ** an exit that does not match the top entry (or finds it marked by a
 ** jump); an entry whose successor is not cached returns -1, for
 ** enter_uncached, and an exit that does not match the top entry -1, for
-** leave_watched (the entry may be a candidate's, types.h).  Sampling's need no guard where a count
-** is one instruction (push, count, and the exit's pop: leave_known).
+** leave_watched (the entry may be a candidate's, types.h).  Sampling's need
+** no guard where a count is one instruction (push, count, and the exit's
+** pop: leave_known).
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
