@@ -19,14 +19,16 @@
 #include "clock.h"
 #include "diag.h"
 #include "heap.h"
-#include "policy.h"
-#include "startup.h"
 #include "thread.h"
 #include "types.h"
 
 APROF_HIDDEN int aprof_heap_on;
 APROF_HIDDEN int aprof_heap_wanted = 1;
 APROF_HIDDEN uint32_t aprof_heap_generation;
+APROF_HIDDEN void (*aprof_heap_autosave)(void);
+
+/* startup.c's, given to aprof_heap_init: the heap never calls up into the start-up by name. */
+static struct aprof_thread *(*heap_thread_start)(void);
 
 static uint64_t live_total;     /* live bytes of the current generation, all threads */
 static uint64_t peak_total;     /* the peak of live_total */
@@ -49,9 +51,11 @@ APROF_NOINSTR static uint64_t live_add(uint64_t delta)
 }
 
 
-APROF_NOINSTR void aprof_heap_init(void)
+APROF_NOINSTR void aprof_heap_init(struct aprof_thread *(*thread_start)(void))
 {
 	const char *v = aprof_env("APROF_HEAP");
+
+	heap_thread_start = thread_start;
 
 	__atomic_store_n(&aprof_heap_wanted, v == NULL || strcmp(v, "0") != 0, __ATOMIC_RELAXED);
 	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
@@ -677,7 +681,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 		return NULL;
 	/* A thread that allocates before its first hook, once the runtime has started. */
 	if (t == NULL && (!__atomic_load_n(&aprof_started, __ATOMIC_ACQUIRE) ||
-			  (t = aprof_startup_thread()) == NULL))
+			  (t = heap_thread_start()) == NULL))
 		return NULL;
 	c = aprof_thread_current(t);
 	h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
@@ -748,6 +752,19 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 }
 
 
+/*
+** An allocation charged: aprof_heap_autosave called if set.  Inline, so that
+** the common case (autosave off) is one load and test and makes no call.
+*/
+APROF_NOINSTR static inline void heap_autosave(void)
+{
+	void (*autosave)(void) = __atomic_load_n(&aprof_heap_autosave, __ATOMIC_RELAXED);
+
+	if (APROF_UNLIKELY(autosave != NULL))
+		autosave();
+}
+
+
 /* Writes the header of the block for the program at P, charged to H (NULL if not), and returns P. */
 APROF_NOINSTR static inline void *heap_put(char *p, size_t size, size_t offset,
 					   struct aprof_heap_counts *h)
@@ -760,7 +777,7 @@ APROF_NOINSTR static inline void *heap_put(char *p, size_t size, size_t offset,
 	b.counts = h;
 	aprof_block_put(p, &b);
 	if (h != NULL)
-		aprof_policy_count_allocation();
+		heap_autosave();
 	return p;
 }
 

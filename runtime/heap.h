@@ -15,6 +15,7 @@
 
 struct aprof_block;
 struct aprof_context;
+struct aprof_thread;
 struct aprof_type_site;
 
 /*
@@ -76,8 +77,22 @@ extern APROF_HIDDEN int aprof_heap_on;
 */
 extern APROF_HIDDEN int aprof_heap_wanted;
 
-/* Reads APROF_HEAP (0 turns allocation tracking off). */
-APROF_HIDDEN void aprof_heap_init(void);
+/*
+** Reads APROF_HEAP (0 turns allocation tracking off).  THREAD_START makes the
+** state of a thread that allocates before its first hook, NULL if refused
+** (startup.c's aprof_startup_thread): passed down once at the start, so that
+** the heap, below the start-up, never calls up into it.
+*/
+APROF_HIDDEN void aprof_heap_init(struct aprof_thread *(*thread_start)(void));
+
+/*
+** Called after each allocation charged to a context; NULL (the default): none.
+** The write policy (policy.c) sets it while the program asks for autosaves
+** (aprof_set_autosave), so that the heap, below the policy, never calls up
+** into it by name, and the malloc wrappers' common case loads and tests one
+** pointer and makes no call.
+*/
+extern APROF_HIDDEN void (*aprof_heap_autosave)(void);
 
 /* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
 APROF_HIDDEN void aprof_heap_on_set(int on);

@@ -53,7 +53,7 @@ static const int ending_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, 
 				      SIGALRM, SIGVTALRM };
 
 static int stopped;                   /* aprof_stop: nothing to write at exit */
-APROF_HIDDEN unsigned long aprof_autosave_every; /* aprof_set_autosave; 0: off */
+static unsigned long autosave_every;  /* aprof_set_autosave; 0: off */
 static unsigned long autosave_left;   /* allocations until the next autosave */
 
 
@@ -126,21 +126,24 @@ APROF_API void aprof_restart(const char *file)
 }
 
 
-APROF_API void aprof_set_autosave(unsigned long count)
+/* Counts one allocation charged towards the next autosave, and writes the profile when it is due. */
+APROF_NOINSTR static void autosave_count(void)
 {
-	__atomic_store_n(&autosave_left, count, __ATOMIC_RELAXED);
-	__atomic_store_n(&aprof_autosave_every, count, __ATOMIC_RELEASE);
-}
-
-
-APROF_NOINSTR void aprof_policy_autosave_count(void)
-{
-	unsigned long every = __atomic_load_n(&aprof_autosave_every, __ATOMIC_RELAXED);
+	unsigned long every = __atomic_load_n(&autosave_every, __ATOMIC_RELAXED);
 
 	if (every != 0 && __atomic_sub_fetch(&autosave_left, 1, __ATOMIC_RELAXED) == 0) {
 		__atomic_store_n(&autosave_left, every, __ATOMIC_RELAXED);
 		write_profile(1);
 	}
+}
+
+
+/* The heap calls autosave_count after each allocation charged, while COUNT is not 0 (heap.h). */
+APROF_API void aprof_set_autosave(unsigned long count)
+{
+	__atomic_store_n(&autosave_left, count, __ATOMIC_RELAXED);
+	__atomic_store_n(&autosave_every, count, __ATOMIC_RELEASE);
+	__atomic_store_n(&aprof_heap_autosave, count != 0 ? autosave_count : NULL, __ATOMIC_RELEASE);
 }
 
 

@@ -25,20 +25,4 @@ APROF_HIDDEN void aprof_policy_init(void);
 */
 APROF_HIDDEN void aprof_policy_exit(void);
 
-/* Allocations between autosaves (aprof_set_autosave); 0, the default: none. */
-extern APROF_HIDDEN unsigned long aprof_autosave_every;
-
-/* Counts one allocation towards the next autosave, and writes the profile when it is due. */
-APROF_HIDDEN void aprof_policy_autosave_count(void);
-
-/*
-** Counts one allocation charged towards the next autosave: inline, so that
-** the malloc wrappers' common case (autosave off) makes no call for it.
-*/
-APROF_NOINSTR static inline void aprof_policy_count_allocation(void)
-{
-	if (APROF_UNLIKELY(__atomic_load_n(&aprof_autosave_every, __ATOMIC_RELAXED) != 0))
-		aprof_policy_autosave_count();
-}
-
 #endif /* APROF_RUNTIME_POLICY_H */
