@@ -8,12 +8,37 @@
 */
 #include <config.h>
 
+#include <dlfcn.h>
+#include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "clock.h"
 #include "heap.h"
 #include "thread.h"
 #include "types.h"
+
+
+APROF_HIDDEN int aprof_types_on = 1;
+
+
+/* 1 if the program has an interpreter (PT_INTERP): linked dynamically. */
+APROF_NOINSTR static int linked_dynamically(void)
+{
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+	unsigned long k, n = getauxval(AT_PHNUM);
+
+	for (k = 0; ph != NULL && k < n; k++)
+		if (ph[k].p_type == PT_INTERP)
+			return 1;
+	return 0;
+}
+
+
+APROF_NOINSTR void aprof_types_init(void)
+{
+	aprof_types_on = dlsym(RTLD_DEFAULT, "_Znwm") != NULL || !linked_dynamically();
+}
 
 
 /*
@@ -108,7 +133,8 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 
 	/* A call only after a candidate, so that the common case saves no registers. */
 	if (APROF_UNLIKELY(w->n > 0)) {
-		allocated_after(t, c, h, size);
+		if (w->n != APROF_TYPES_OFF)
+			allocated_after(t, c, h, size);
 		return;
 	}
 	/*

@@ -7,7 +7,8 @@
 ** slow path, the way they do on a full shadow stack, and the routines entered from the
 ** allocating context are noted, until that context is left, another
 ** allocation is made or AMON_CANDIDATES were noted.  The common case of the
-** hooks is unchanged.
+** hooks is unchanged.  A process without C++'s operator new never enters a
+** constructor, so it watches nothing (aprof_types_on).
 */
 #ifndef APROF_RUNTIME_TYPES_H
 #define APROF_RUNTIME_TYPES_H
@@ -39,13 +40,44 @@ struct aprof_types_watch {
 	size_t sp;                         /* shadow-stack depth when it allocated */
 	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
-	uint32_t n;                        /* candidates noted so far */
+	uint32_t n;                        /* candidates noted so far; APROF_TYPES_OFF */
 	int diverted;                      /* the shadow stack's limit is lowered to depth sp */
 	uintptr_t candidate[AMON_CANDIDATES];
 };
 
+/*
+** 1 if allocations are watched for constructors: the process has C++'s
+** operator new (a C program's candidates are never constructors, so that
+** aprof --types says the same without them, and its allocations and the
+** hooks after them are spared the watch: Lua binary-trees.lua, an eighth of
+** what following the heap costs).  Set by aprof_types_init.  Each thread's
+** watch then holds APROF_TYPES_OFF (aprof_types_thread), which the malloc
+** wrappers' first test sees, so that C++ pays nothing for the test.
+*/
+extern APROF_HIDDEN int aprof_types_on;
+
+/* A watch's candidate count (struct aprof_types_watch's n) in a process that watches nothing. */
+#define APROF_TYPES_OFF UINT32_MAX
+
+/*
+** Sets aprof_types_on, at start-up: 1 if operator new (_Znwm) is defined in
+** the process's dynamic symbols (libstdc++ or libc++ loaded), or if the
+** program is linked statically, which hides them (so watched, as before).
+** A program that links libstdc++ statically but dynamically to libc
+** (-static-libstdc++) hides it too and is not watched: its new T sites are of
+** unknown type, its allocators' types still found by name.
+*/
+APROF_HIDDEN void aprof_types_init(void);
+
 /* A candidate's entry marked in the shadow stack, so that its exit takes the slow path. */
 #define APROF_FN_WATCHED ((uintptr_t)1 << 63)
+
+/* A new thread's watch W: APROF_TYPES_OFF if the process watches nothing (aprof_types_on). */
+APROF_NOINSTR static inline void aprof_types_thread(struct aprof_types_watch *w)
+{
+	if (!aprof_types_on)
+		w->n = APROF_TYPES_OFF;
+}
 
 /*
 ** An allocation of SIZE bytes in context C, at shadow-stack depth DEPTH in
@@ -53,14 +85,16 @@ struct aprof_types_watch {
 ** its top (LIMITED): if W already watches C there and saw no candidate (a
 ** loop that allocates), only its size changes, in one store a signal
 ** handler sees whole, and this returns 1; else 0, and the allocation needs
-** aprof_types_allocated.  The malloc wrappers' common case, inline.
+** aprof_types_allocated.  1 too if the process watches nothing.  The malloc
+** wrappers' common case, inline.
 */
 APROF_NOINSTR static inline int aprof_types_rewatch(struct aprof_types_watch *w,
 						     const struct aprof_context *c, size_t depth,
 						     uintptr_t frame, int limited, uint64_t size)
 {
-	if (w->n != 0 || w->ctx != c || !w->diverted || !limited || w->sp != depth ||
-	    w->frame != frame)
+	if (APROF_UNLIKELY(w->n != 0))
+		return w->n == APROF_TYPES_OFF;
+	if (w->ctx != c || !w->diverted || !limited || w->sp != depth || w->frame != frame)
 		return 0;
 	APROF_PUT(w->size, size);
 	return 1;
