@@ -114,7 +114,8 @@ struct amon_thread {
 	uint64_t dropped;       /* hook calls passed through: they re-entered the runtime
 				   (an instrumented signal handler interrupting a hook) */
 	uint64_t unmatched;     /* exit hooks that matched no entry */
-	uint64_t entry_ticks;   /* the hooks' own ticks in an interval ending in an entry, */
+	uint64_t entry_ticks;   /* the hooks' own ticks in an interval ending in an entry */
+				/* (beyond the uninstrumented call's and return's), */
 	uint64_t exit_ticks;    /* and in one ending in an exit, as calibrated at start */
 	/*
 	** In-run probes (runtime/thread.h): about one hook in a thousand, and one
@@ -123,7 +124,9 @@ struct amon_thread {
 	** calibrated figures by k = (empty_probe_ticks / entry_probes) /
 	** probe_empty, adds (probe mean - k * calibrated probe) to entry_ticks
 	** (for an entry's and for an exit's probe) and takes the mean heap probe
-	** less an empty one off per heap event (aprof/amon_read.c).
+	** less an empty one off per heap event (aprof/amon_read.c).  A hook's
+	** probe counts at most 64 times the slower calibrated probe (an
+	** interrupt's or a preemption's ticks left out: runtime/cost.h).
 	*/
 	uint64_t entry_probe_base;   /* ticks a probe measured of an entry at calibration */
 	uint64_t exit_probe_base;    /* and of an exit */

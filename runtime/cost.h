@@ -14,11 +14,13 @@
 
 /*
 ** The hooks' own cost, in ticks, measured by aprof_hooks_calibrate with every
-** line hot in the cache.  Zero in sampling mode, which reads no clock.
+** line hot in the cache, each per call rounded to the nearest tick.  Zero in
+** sampling mode, which reads no clock.
 */
 struct aprof_hook_cost {
 	uint64_t exit;          /* in one interval between two hooks that ends in an exit */
-	uint64_t entry;         /* in one that ends in an entry */
+	uint64_t entry;         /* in one that ends in an entry, less the call and return
+				   the uninstrumented routine makes too */
 	uint64_t probe_entry;   /* what an in-run probe (thread.h) measures of such an entry */
 	uint64_t probe_exit;    /* and of such an exit */
 	uint64_t probe_empty;   /* what a probe measures of no work: two reads back to back */
@@ -28,10 +30,49 @@ extern APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
 
 /*
 ** Measures aprof_hook_cost by calling the hooks as instrumented code does,
-** on a thread state of its own (the calling thread's is left as it was): at
-** start-up and again before the profile is written at exit, keeping the
-** calibration that found the CPU fastest.  Nothing in sampling mode.
+** on a thread state of its own (the calling thread's is left as it was), and
+** the same loop's calls of the routine uninstrumented: at start-up and again
+** before the profile is written at exit, keeping the calibration that found
+** the CPU fastest; then sets aprof_probe_bound.  Nothing in sampling mode.
 */
 APROF_HIDDEN void aprof_hooks_calibrate(void);
+
+/*
+** TOTAL ticks over N calls less BASE ticks over as many, per call, rounded to
+** the nearest tick (not down: half a tick is 1% of a hook's cost, and the
+** reader compares the probes' means with these); 0 if BASE is the more.
+*/
+APROF_NOINSTR static inline uint64_t aprof_cost_per_call(uint64_t total, uint64_t base, uint64_t n)
+{
+	return total > base ? (total - base + n / 2) / n : 0;
+}
+
+/*
+** The most ticks one in-run probe (thread.h) counts: aprof_probe_bound_of the
+** calibration kept; UINT64_MAX until the first.  A probe that an interrupt, a
+** page fault or the host's preemption of a virtual CPU lands in times that
+** too, and the probes' mean is taken off every call: one probe of 142,194
+** ticks (55 us) among 13,800 on Lua's fib in a busy KVM guest raised the mean
+** entry probe from 25.6 to 34.4 ticks, the cost taken off each call by a third
+** of fib's own time per call.  Clamped, one such probe moves a mean by at most
+** aprof_probe_bound / probes (0.1 tick there); the hooks' own slow paths (a
+** new context, a resync) stay under the bound but for the rarest.
+*/
+extern APROF_HIDDEN uint64_t aprof_probe_bound;
+
+/* The bound for calibration COST: APROF_PROBE_CLAMP times its slower probe, plus one tick. */
+#define APROF_PROBE_CLAMP 64
+APROF_NOINSTR static inline uint64_t aprof_probe_bound_of(const struct aprof_hook_cost *cost)
+{
+	uint64_t slower = cost->probe_entry > cost->probe_exit ? cost->probe_entry : cost->probe_exit;
+
+	return APROF_PROBE_CLAMP * (slower + 1);
+}
+
+/* TICKS, one probe's, as the probes' sums count them: at most BOUND (aprof_probe_bound). */
+APROF_NOINSTR static inline uint64_t aprof_probe_ticks(uint64_t ticks, uint64_t bound)
+{
+	return ticks < bound ? ticks : bound;
+}
 
 #endif /* APROF_RUNTIME_COST_H */

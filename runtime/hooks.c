@@ -22,6 +22,7 @@
 
 #include "aprof.h"
 #include "clock.h"
+#include "cost.h"
 #include "startup.h"
 #include "thread.h"
 #include "types.h"
@@ -188,10 +189,10 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_th
 	before = aprof_clock_read();
 	__asm__ __volatile__("" ::: "memory");
 	start = aprof_clock_read();
-	APROF_ADD(t->probes.empty_ticks, start - before);
+	APROF_ADD(t->probes.empty_ticks, aprof_probe_ticks(start - before, aprof_probe_bound));
 	enter(t, fn, site, frame);
 	APROF_ADD(t->probes.entries, 1);
-	APROF_ADD(t->probes.entry_ticks, t->last - start);
+	APROF_ADD(t->probes.entry_ticks, aprof_probe_ticks(t->last - start, aprof_probe_bound));
 	aprof_probe_reset(t);
 }
 
@@ -210,7 +211,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 	leave(t, fn, site);
 	end = aprof_clock_read();
 	APROF_ADD(t->probes.exits, 1);
-	APROF_ADD(t->probes.exit_ticks, end - t->last);
+	APROF_ADD(t->probes.exit_ticks, aprof_probe_ticks(end - t->last, aprof_probe_bound));
 	aprof_probe_reset(t);
 }
 

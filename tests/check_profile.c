@@ -2,7 +2,8 @@
 ** check_profile.c -- charging contexts to routines, arcs and cycles (Spivey,
 ** "Presenting the results"), on the contexts of Main -> P -> Q -> R -> P -> S
 ** with hand-chosen ticks (powers of two, so every sum names its contexts);
-** and the runtime's own cost that the reader takes off the ticks.
+** and the runtime's own cost that the reader takes off the ticks, and the
+** runtime's arithmetic behind it (runtime/cost.h).
 */
 #include <config.h>
 
@@ -11,6 +12,7 @@
 #include "aprof/amon_read.h"
 #include "aprof/costs.h"
 #include "aprof/profile.h"
+#include "runtime/cost.h"
 #include "tests/check_aprof.h"
 
 enum { MAIN = 0x1001, P = 0x2003, Q = 0x3005, R = 0x4007, S = 0x5009 };
@@ -210,6 +212,33 @@ START_TEST(test_own_costs)
 END_TEST
 
 
+/*
+** The calibration's arithmetic (runtime/cost.h): ticks per call rounded to the
+** nearest, less the uninstrumented loop's; the bound on one probe, and a
+** probe an interrupt lengthened counted at the bound.
+*/
+START_TEST(test_calibration_arithmetic)
+{
+	struct aprof_hook_cost cost = { .probe_entry = 25, .probe_exit = 31 };
+
+	ck_assert_uint_eq(aprof_cost_per_call(49000, 0, 2000), 25);     /* 24.5: up */
+	ck_assert_uint_eq(aprof_cost_per_call(48999, 0, 2000), 24);     /* 24.4995: down */
+	ck_assert_uint_eq(aprof_cost_per_call(49000, 7000, 2000), 21);  /* 24.5 - 3.5 */
+	ck_assert_uint_eq(aprof_cost_per_call(7000, 7000, 2000), 0);
+	ck_assert_uint_eq(aprof_cost_per_call(6000, 7000, 2000), 0);    /* never below 0 */
+	ck_assert_uint_eq(aprof_probe_bound_of(&cost), 64 * 32);
+	cost.probe_exit = 0;
+	ck_assert_uint_eq(aprof_probe_bound_of(&cost), 64 * 26);
+	ck_assert_uint_eq(aprof_probe_ticks(33, 2048), 33);
+	ck_assert_uint_eq(aprof_probe_ticks(2048, 2048), 2048);
+	ck_assert_uint_eq(aprof_probe_ticks(142194, 2048), 2048);       /* 55 us of an interrupt */
+	/* Zero ticks calibrated (a coarse clock): the bound still lets a tick through. */
+	memset(&cost, 0, sizeof cost);
+	ck_assert_uint_eq(aprof_probe_ticks(1, aprof_probe_bound_of(&cost)), 1);
+}
+END_TEST
+
+
 Suite *suite_profile(void)
 {
 	Suite *s = suite_create("profile");
@@ -222,6 +251,7 @@ Suite *suite_profile(void)
 	tcase_add_test(tc, test_cycle);
 	suite_add_tcase(s, tc);
 	tcase_add_test(own, test_own_costs);
+	tcase_add_test(own, test_calibration_arithmetic);
 	suite_add_tcase(s, own);
 	return s;
 }
