@@ -602,6 +602,16 @@ APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t 
 }
 
 
+/* Thread T in context C, whose counters are H, allocated SIZE bytes: the types watch renewed or begun. */
+APROF_NOINSTR static inline void heap_watch(struct aprof_thread *t, struct aprof_context *c,
+					    struct aprof_heap_counts *h, size_t size)
+{
+	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
+				 t->limit == t->top, size))
+		aprof_types_allocated(t, c, h, size);
+}
+
+
 /*
 ** The common case of an allocation of SIZE bytes (heap_common), charged:
 ** its counters, or NULL if it is not the common case, to be charged by
@@ -622,10 +632,15 @@ heap_alloc_common(size_t size)
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
 	heap_log_common(log, size, (uintptr_t)h, t, c);
-	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
-				 t->limit == t->top, size))
-		aprof_types_allocated(t, c, h, size);
+	heap_watch(t, c, h, size);
 	return h;
+}
+
+
+/* The header's first word (blocks.h) of a block of SIZE bytes allocated in GENERATION. */
+APROF_NOINSTR static inline uint64_t size_word(size_t size, uint32_t generation)
+{
+	return (uint64_t)size | (uint64_t)(generation & 0xffff) << 48;
 }
 
 
@@ -719,8 +734,7 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
 		t->heap_probe = 2; /* as in heap_alloc_any */
-		if (heap_free_common(size | (uint64_t)(generation & 0xffff) << 48,
-				     (uintptr_t)h | APROF_BLOCK_MARK)) {
+		if (heap_free_common(size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK)) {
 			heap_probe_end(t, start);
 			return;
 		}
@@ -823,9 +837,37 @@ APROF_NOINSTR void *aprof_heap_malloc(size_t size)
 
 APROF_NOINSTR void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint32_t generation)
 {
-	if (!heap_free_common(size | (uint64_t)(generation & 0xffff) << 48,
-			      (uintptr_t)h | APROF_BLOCK_MARK))
+	if (!heap_free_common(size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK))
 		heap_free_any(h, size, generation);
+}
+
+
+APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_heap_counts *old,
+				       size_t old_size, uint32_t old_generation)
+{
+	/* sampling's only: a probe due with a clock is for one event */
+	struct aprof_thread *t = aprof_sampled;
+	struct heap_log *log = heap_common(t);
+	struct aprof_context *c;
+	struct aprof_heap_counts *h;
+	uint32_t i;
+
+	if (log == NULL || log->n + 2 * ENTRY_BYTES >= sizeof log->e ||
+	    (h = (c = aprof_thread_current(t))->heap) == NULL) {
+		aprof_heap_free(old, old_size, old_generation);
+		return heap_block(base, size, APROF_BLOCK_HEADER);
+	}
+	/* heap_log_common twice, the free first: entries first, then the count */
+	i = log->n;
+	log_entry(log, i)->size = size_word(old_size, old_generation);
+	log_entry(log, i)->tag = (uintptr_t)old | APROF_BLOCK_MARK;
+	log_entry(log, i + ENTRY_BYTES)->size = size;
+	log_entry(log, i + ENTRY_BYTES)->tag = (uintptr_t)h;
+	APROF_PUT(log->n, i + 2 * ENTRY_BYTES);
+	APROF_INC(c->heap_events);
+	APROF_INC(c->heap_events);
+	heap_watch(t, c, h, size);
+	return heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
 }
 
 

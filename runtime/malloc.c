@@ -121,8 +121,7 @@ APROF_NOINSTR __attribute__((noinline)) static void *realloc_block(void *p, size
 	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
 	if (q == NULL)
 		return NULL; /* P is still allocated, its header unchanged */
-	aprof_heap_free(b.counts, b.size, b.generation);
-	return aprof_heap_block(q, size, APROF_BLOCK_HEADER);
+	return aprof_heap_realloc(q, size, b.counts, b.size, b.generation);
 }
 
 
