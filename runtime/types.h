@@ -64,8 +64,9 @@ extern APROF_HIDDEN int aprof_types_on;
 ** the process's dynamic symbols (libstdc++ or libc++ loaded), or if the
 ** program is linked statically, which hides them (so watched, as before).
 ** A program that links libstdc++ statically but dynamically to libc
-** (-static-libstdc++) hides it too and is not watched: its new T sites are of
-** unknown type, its allocators' types still found by name.
+** (-static-libstdc++) hides it too and is not watched, nor is a C program
+** that loads C++ code later (dlopen): their new T sites are of unknown type,
+** their allocators' types still found by name.
 */
 APROF_HIDDEN void aprof_types_init(void);
 
