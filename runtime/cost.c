@@ -118,7 +118,8 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	sink = calibration_routine(0, 0, 0); /* makes the one context the rounds use */
 	for (round = 0; round < ROUNDS; round++) {
 		struct aprof_context *outer = scratch.machine.root;
-		struct aprof_context *inner = aprof_successor(outer, (uintptr_t)&calibration_fn);
+		struct aprof_way *w = aprof_successor(outer, (uintptr_t)&calibration_fn);
+		struct aprof_context *inner = w->to;
 		uint64_t sum = 0, bare, start;
 
 		start = aprof_clock_read();
@@ -126,7 +127,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 			sink = calibration_routine_bare((uintptr_t)i, sink, (uintptr_t)round);
 		bare = aprof_clock_read() - start;
 
-		outer->ticks = inner->ticks = outer->events = inner->calls = 0;
+		outer->ticks = inner->ticks = outer->events = w->calls = 0;
 		scratch.probe = UINT32_MAX;
 		scratch.last = aprof_clock_read();
 		for (i = 0; i < PAIRS; i++)

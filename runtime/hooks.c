@@ -56,16 +56,13 @@ APROF_NOINSTR static inline void charge_counter(struct aprof_thread *t, struct a
 
 
 /*
-** Counts the call from CUR that makes NEXT current: direct recursion keeps
-** the context (A1).  One instruction (APROF_INC), so that a signal handler's
-** hooks may interrupt it.
+** Counts a call through way W of the current context, in the way itself
+** (transition.h: the callee's context untouched).  One instruction
+** (APROF_INC), so that a signal handler's hooks may interrupt it.
 */
-APROF_NOINSTR static inline void count(struct aprof_context *cur, struct aprof_context *next)
+APROF_NOINSTR static inline void count(struct aprof_way *w)
 {
-	if (next == cur)
-		APROF_INC(cur->rec);
-	else
-		APROF_INC(next->calls);
+	APROF_INC(w->calls);
 }
 
 
@@ -98,19 +95,19 @@ APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_conte
 
 
 /*
-** The entry of FN from SITE on T in CUR, NEXT its successor known, with
+** The entry of FN from SITE on T in CUR, W the way of its successor, with
 ** clock KIND (the CPU's counter or sampling): the common case's work, a
 ** probe counted down, the call counted and charged, a push.
 */
 APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct aprof_context *cur,
-					     struct aprof_context *next, uintptr_t fn,
-					     uintptr_t site, uintptr_t frame, uint32_t kind)
+					     struct aprof_way *w, uintptr_t fn, uintptr_t site,
+					     uintptr_t frame, uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
-	count(cur, next);
+	count(w);
 	charge_counter(t, cur, 1, kind);
-	push(t, next, fn, site, frame);
+	push(t, w->to, fn, site, frame);
 }
 
 
@@ -135,22 +132,21 @@ APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct apro
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
 {
-	struct aprof_context *cur = aprof_thread_current(t), *next;
+	struct aprof_context *cur = aprof_thread_current(t);
+	struct aprof_way *w;
 
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
-	next = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(next == NULL)) {
-		next = aprof_transition(&t->machine, cur, fn);
-		aprof_successor_cache(cur, fn, next);
-	}
-	count(cur, next);
+	w = aprof_successor(cur, fn);
+	if (APROF_UNLIKELY(w == NULL))
+		w = aprof_successor_cache(cur, fn, aprof_transition(&t->machine, cur, fn));
+	count(w);
 	charge(t, cur, 1);
 	if (APROF_UNLIKELY(t->top == t->end) && aprof_thread_grow_stack(t) != 0) {
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	push(t, next, fn, site, frame);
+	push(t, w->to, fn, site, frame);
 }
 
 
@@ -357,8 +353,7 @@ APROF_NOINSTR static inline void enter_uncached(uintptr_t fn, uintptr_t site, ui
 		enter_slow(fn, site, frame);
 		return;
 	}
-	aprof_successor_cache(cur, fn, next);
-	enter_known(t, cur, next, fn, site, frame, kind);
+	enter_known(t, cur, aprof_successor_cache(cur, fn, next), fn, site, frame, kind);
 	aprof_busy = 0;
 }
 
@@ -381,15 +376,15 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_context *cur = aprof_thread_current(t), *next;
+	struct aprof_context *cur = aprof_thread_current(t);
+	struct aprof_way *way = aprof_successor(cur, fn);
 
-	next = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(next == NULL)) {
+	if (APROF_UNLIKELY(way == NULL)) {
 		enter_slow(fn, site, frame); /* the watch still to see the entry */
 		return;
 	}
 	aprof_busy = 1;
-	enter_known(t, cur, next, fn, site, frame, kind);
+	enter_known(t, cur, way, fn, site, frame, kind);
 	/* The watch's limit given back; the entry, at the watched depth + 1, a candidate or its end. */
 	w->diverted = 0;
 	t->limit = t->end;
@@ -469,17 +464,18 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
 {
-	struct aprof_context *cur = aprof_thread_current(t), *next;
+	struct aprof_context *cur = aprof_thread_current(t);
+	struct aprof_way *w;
 	int guard = kind != AMON_CLOCK_SAMPLE || !APROF_INC_ONE;
 
 	if (t->top == t->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))
 		return 0;
-	next = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(next == NULL))
+	w = aprof_successor(cur, fn);
+	if (APROF_UNLIKELY(w == NULL))
 		return -1;
 	if (guard)
 		aprof_busy = 1;
-	enter_known(t, cur, next, fn, site, frame, kind);
+	enter_known(t, cur, w, fn, site, frame, kind);
 	if (guard)
 		aprof_busy = 0;
 	return 1;

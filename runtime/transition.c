@@ -12,22 +12,16 @@
 
 #define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
 
-APROF_HIDDEN struct aprof_context aprof_no_successor;
-
-
 APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
 							const uint64_t *h, uint32_t n)
 {
+	/* Zeroed by the arena (fresh pages): every count 0, every way empty. */
 	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0],
 						    64);
-	unsigned w;
 
 	if (c == NULL)
 		return NULL;
 	c->depth = n;
-	c->proc = n != 0 ? (uintptr_t)AMON_ADDR(h[n - 1]) : 0;
-	for (w = 0; w < APROF_WAYS; w++)
-		c->succ[w] = &aprof_no_successor;
 	memcpy(c->history, h, n * sizeof h[0]);
 	/*
 	** Published with release stores: the exit handler may read this thread's
@@ -195,10 +189,38 @@ full:
 }
 
 
+APROF_NOINSTR void aprof_machine_tally(const struct aprof_machine *m, size_t n)
+{
+	struct aprof_context *c, *to;
+	size_t i;
+	unsigned w;
+
+	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
+		c->through = 0;
+	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
+		for (w = 0; w < APROF_WAYS; w++)
+			if ((to = APROF_GET(c->way[w].to)) != NULL && to != c)
+				to->through += APROF_GET(c->way[w].calls);
+}
+
+
+APROF_NOINSTR uint64_t aprof_context_rec(const struct aprof_context *c)
+{
+	uint64_t rec = APROF_GET(c->rec);
+	unsigned w;
+
+	for (w = 0; w < APROF_WAYS; w++)
+		if (APROF_GET(c->way[w].to) == c)
+			rec += APROF_GET(c->way[w].calls);
+	return rec;
+}
+
+
 APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
 {
 	size_t n = aprof_machine_published(m), i;
 	struct aprof_context *c;
+	unsigned w;
 
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n)) {
 		APROF_PUT(c->ticks, 0);
@@ -206,5 +228,7 @@ APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
 		APROF_PUT(c->heap_events, 0);
 		APROF_PUT(c->calls, 0);
 		APROF_PUT(c->rec, 0);
+		for (w = 0; w < APROF_WAYS; w++)
+			APROF_PUT(c->way[w].calls, 0);
 	}
 }

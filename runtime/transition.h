@@ -14,33 +14,54 @@
 struct aprof_heap_counts;
 
 /*
-** Successors cached per context (a power of two): two cache lines of
-** pointers.  In Lua's interpreter 2 ways missed on 36-44% of calls, 8 on
-** 7-18%, 16 on 6-8%, and 16 ran fastest.  Each routine has two ways, the
-** second tried when the first misses: with one, two routines a context calls
-** by turns that share a way missed every time (JsonCpp: 17% of entries).
+** Successors cached per context (a power of two).  In Lua's interpreter 2
+** ways missed on 36-44% of calls, 8 on 7-18%, 16 on 6-8%, and 16 ran
+** fastest.  Each routine has two ways, the second tried when the first
+** misses: with one, two routines a context calls by turns that share a way
+** missed every time (JsonCpp: 17% of entries).
 */
 #define APROF_WAYS 16
 
 /*
+** A successor cached (B1 without the table): a call of PROC leads to TO,
+** and CALLS such calls were made through this way and not yet added to TO's
+** count (TO->calls, or its owner's rec if TO is the owner: A1's direct
+** recursion).  Key, successor and count side by side, so that the entry
+** hook's test and count touch one line of the caller's context and none of
+** the callee's: a leaf's context is not touched by its own call and return.
+** The count goes to TO when the way is given to another routine
+** (aprof_successor_cache), is added at every write (aprof_machine_tally)
+** and zeroed with the counts (aprof_machine_zero).  An empty way is all
+** zero: PROC 0 is no routine's address, so the hook's test needs no test for
+** an empty way.  32 bytes, so that no way straddles two lines (with 24,
+** four in sixteen did: JsonCpp, 0.4 million more first-level write misses)
+** and a way's offset is a shift and a mask.
+*/
+struct aprof_way {
+	uintptr_t proc;               /* the routine called; 0: empty (or being given away) */
+	struct aprof_context *to;     /* the context it leads to; NULL: never used */
+	uint64_t calls;               /* calls through here not yet in TO's count */
+} __attribute__((aligned(32)));
+
+/*
 ** A context: a state of the machine.  Contexts are aligned to 64 bytes.  The
-** first cache line holds what the hooks count and charge, and the running
-** routine; the next two the successors cached for the entry hook (B1 without
-** the table), in one of two ways set by the called routine's address: a cached
-** successor S is the answer for a call of FN exactly when S->proc == FN,
-** since a transition on FN always leads to a context whose running routine
-** is FN (A1 included), so a way needs no key of its own.
+** first eight cache lines hold the successors cached for the entry hook, in
+** one of two ways set by the called routine's address, first so that a
+** way's address is the context's plus its offset; the ninth what a sample
+** and heap tracking charge.  Calls and rec hold only what the ways have
+** given up: a context's calls are its own plus the counts of the ways that
+** lead to it (aprof_machine_tally adds them up).
 */
 struct aprof_context {
+	struct aprof_way way[APROF_WAYS]; /* by their routine's address (APROF_WAY, APROF_WAY2) */
 	uint64_t ticks;                   /* clock ticks charged while current */
-	uint64_t calls;                   /* entries by a non-recursive call */
-	uint64_t rec;                     /* direct recursive calls made while current */
+	uint64_t calls;                   /* entries by a non-recursive call, from ways given up */
+	uint64_t rec;                     /* direct recursive calls made while current, the same */
 	uint64_t events;                  /* intervals in ticks that ended in an entry hook */
-	uintptr_t proc;                   /* s_n, the running routine; 0 at the root */
 	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
 	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
-	struct aprof_context *succ[APROF_WAYS]; /* at a way of their proc, else aprof_no_successor */
+	uint64_t through;                 /* the writer's: calls counted by other contexts' ways */
 	struct aprof_context *next;       /* all contexts of the thread, in creation order */
 	uint32_t depth;                   /* n: entries in history */
 	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
@@ -53,36 +74,64 @@ struct aprof_context {
 ** seldom share the second.
 */
 #define APROF_WAY(fn) (((fn) >> 4) & (APROF_WAYS - 1))
-#define APROF_WAY2(fn) (APROF_WAY(fn) ^ ((((fn) >> 7) & (APROF_WAYS - 2)) | 1))
+#define APROF_WAY2(fn) (APROF_WAY(fn) ^ APROF_WAY2_FLIP(fn))
+#define APROF_WAY2_FLIP(fn) ((((fn) >> 7) & (APROF_WAYS - 2)) | 1)
 
-/*
-** What a successor way holds before a successor is cached there: a context
-** that no routine's call leads to (its proc 0, no routine's address), so
-** the hook's test of a cached successor needs no test for an empty way.
-*/
-extern APROF_HIDDEN struct aprof_context aprof_no_successor;
-
-/* B1 from the cache: the context after CUR calls FN, if cached, else NULL. */
-APROF_NOINSTR static inline struct aprof_context *aprof_successor(const struct aprof_context *cur,
-								  uintptr_t fn)
+/* B1 from the cache: the way of CUR holding its successor on a call of FN, else NULL. */
+APROF_NOINSTR static inline struct aprof_way *aprof_successor(struct aprof_context *cur,
+							      uintptr_t fn)
 {
-	struct aprof_context *s = cur->succ[APROF_WAY(fn)];
+	size_t at = APROF_WAY(fn) * sizeof(struct aprof_way); /* a shift and a mask */
+	struct aprof_way *w = (struct aprof_way *)((char *)cur->way + at);
 
-	if (APROF_LIKELY(s->proc == fn))
-		return s;
-	s = cur->succ[APROF_WAY2(fn)];
-	return s->proc == fn ? s : NULL;
+	if (APROF_LIKELY(w->proc == fn))
+		return w;
+	/* APROF_WAY2's, flipped from the first's offset: 6 instructions fewer than from FN. */
+	w = (struct aprof_way *)((char *)cur->way + (at ^ APROF_WAY2_FLIP(fn) * sizeof *w));
+	return w->proc == fn ? w : NULL;
 }
 
-/* Caches NEXT, CUR's successor on a call of FN: in an empty way of FN's, else in its first. */
-APROF_NOINSTR static inline void aprof_successor_cache(struct aprof_context *cur, uintptr_t fn,
-						       struct aprof_context *next)
+/*
+** Gives up way W of OWNER: its count goes to its successor.  The routine
+** is cleared first, so that no hook counts there any more (nor a signal
+** handler's: sampling's common case runs whatever the guard); a profile
+** written by a handler between the two stores that move the count has it
+** twice.  The guard held.
+*/
+APROF_NOINSTR static inline void aprof_way_flush(struct aprof_context *owner, struct aprof_way *w)
 {
-	size_t w = APROF_WAY(fn);
+	struct aprof_context *to = w->to;
+	uint64_t n;
 
-	if (cur->succ[w] != &aprof_no_successor && cur->succ[APROF_WAY2(fn)] == &aprof_no_successor)
-		w = APROF_WAY2(fn);
-	cur->succ[w] = next;
+	APROF_PUT(w->proc, 0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	n = w->calls;
+	if (n == 0)
+		return; /* an empty way's too */
+	if (to == owner)
+		APROF_ADD(owner->rec, n);
+	else
+		APROF_ADD(to->calls, n);
+	APROF_PUT(w->calls, 0);
+}
+
+/*
+** Caches NEXT, CUR's successor on a call of FN, not cached yet: in an empty
+** way of FN's, else in its first, given up first.  Returns the way.  The
+** guard held.
+*/
+APROF_NOINSTR static inline struct aprof_way *
+aprof_successor_cache(struct aprof_context *cur, uintptr_t fn, struct aprof_context *next)
+{
+	struct aprof_way *w = &cur->way[APROF_WAY(fn)], *w2 = &cur->way[APROF_WAY2(fn)];
+
+	if (w->proc != 0 && w2->proc == 0)
+		w = w2;
+	aprof_way_flush(cur, w);
+	APROF_PUT(w->to, next);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a hook that matches FN finds NEXT */
+	APROF_PUT(w->proc, fn);
+	return w;
 }
 
 /*
@@ -194,10 +243,24 @@ APROF_NOINSTR static inline size_t aprof_machine_published(const struct aprof_ma
 }
 
 /*
-** Zeroes the counts and ticks of every context of M published so far
-** (aprof_restart, a fork's child): counted from now on.  Heap counters are
-** the heap's (aprof_heap_reset).
+** Zeroes the counts and ticks of every context of M published so far, and
+** of their ways (aprof_restart, a fork's child): counted from now on.  Heap
+** counters are the heap's (aprof_heap_reset).
 */
 APROF_HIDDEN void aprof_machine_zero(struct aprof_machine *m);
+
+/*
+** For the writer (one at a time, any thread, the machine's own thread
+** perhaps still running): the calls of each of the first N contexts of M
+** counted by the ways of those N that lead to it, into its 'through'.  One
+** pass over N * APROF_WAYS ways; read-only but for 'through', which only
+** the writer touches (a way leading past the N writes a context not written
+** this time, set again before the next write reads it).  A context's calls
+** are then calls + through, its direct recursive calls aprof_context_rec.
+*/
+APROF_HIDDEN void aprof_machine_tally(const struct aprof_machine *m, size_t n);
+
+/* C's direct recursive calls (A1): its rec plus the count of its ways leading to itself. */
+APROF_HIDDEN uint64_t aprof_context_rec(const struct aprof_context *c);
 
 #endif /* APROF_RUNTIME_TRANSITION_H */

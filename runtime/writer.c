@@ -310,8 +310,8 @@ APROF_NOINSTR static void context_counts(const struct aprof_context *c, uint64_t
 	const struct aprof_type_site *s;
 
 	aprof_heap_read(c, &h);
-	v[AMON_CALLS] = APROF_GET(c->calls);
-	v[AMON_REC] = APROF_GET(c->rec);
+	v[AMON_CALLS] = APROF_GET(c->calls) + c->through; /* aprof_machine_tally */
+	v[AMON_REC] = aprof_context_rec(c);
 	v[AMON_TICKS] = APROF_GET(c->ticks);
 	v[AMON_EVENTS] = APROF_GET(c->events);
 	v[AMON_HEAP_EVENTS] = APROF_GET(c->heap_events);
@@ -396,6 +396,7 @@ APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machi
 	if (n >= UINT32_MAX || (k->coded = aprof_map(slots * sizeof k->coded[0])) == NULL ||
 	    (k->context = aprof_map(n * sizeof k->context[0] + 1)) == NULL)
 		return -1;
+	aprof_machine_tally(m, n); /* the calls the ways count, which code_context adds */
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
 		if (code_context(k, c, i) != 0)
 			return -1;

@@ -1,7 +1,8 @@
 /*
 ** check_history.c -- steps A1-A5 and B1-B3 on the example of Spivey's paper,
 ** Main -> (P -> Q -> R)^n -> P -> S, driving a thread's machine directly with
-** made-up entry addresses (odd ones: -O0 code is not aligned).
+** made-up entry addresses (odd ones: -O0 code is not aligned); and the
+** successor ways' counts, given up when a way is reused and added at a write.
 */
 #include <config.h>
 
@@ -47,16 +48,23 @@ static const char *show(const uint64_t *h, uint32_t n)
 }
 
 
-/* A call from context FROM: the machine's transition, counted as the hook does. */
+/* A call from context FROM: the cached successor or the machine's, counted as the hook does. */
 static struct aprof_context *call(struct aprof_context *from, uintptr_t proc)
 {
-	struct aprof_context *to = aprof_transition(&m, from, proc);
+	struct aprof_way *w = aprof_successor(from, proc);
 
-	if (to == from)
-		from->rec++;
-	else
-		to->calls++;
-	return to;
+	if (w == NULL)
+		w = aprof_successor_cache(from, proc, aprof_transition(&m, from, proc));
+	w->calls++;
+	return w->to;
+}
+
+
+/* C's calls as the writer finds them (all contexts tallied), and its direct recursive ones. */
+static uint64_t calls_of(const struct aprof_context *c)
+{
+	aprof_machine_tally(&m, m.contexts);
+	return c->calls + c->through;
 }
 
 
@@ -143,9 +151,9 @@ START_TEST(test_cycle_closes_through_b2)
 	ck_assert_ptr_eq(call(c6, P), c4);
 	ck_assert_ptr_eq(call(c4, Q), c5); /* B1 from now on */
 	ck_assert_str_eq(show(c6->history, c6->depth), "Main (P) (R) P Q R");
-	ck_assert_uint_eq(c4->calls, 2);
-	ck_assert_uint_eq(c5->calls, 2);
-	ck_assert_uint_eq(c6->calls, 1);
+	ck_assert_uint_eq(calls_of(c4), 2);
+	ck_assert_uint_eq(calls_of(c5), 2);
+	ck_assert_uint_eq(calls_of(c6), 1);
 }
 END_TEST
 
@@ -161,8 +169,75 @@ START_TEST(test_direct_recursion)
 	c = call(call(call(c1, P), P), P);
 	ck_assert_ptr_eq(c, c1);            /* A1: P -> P keeps the context */
 	ck_assert_uint_eq(m.contexts, contexts);
-	ck_assert_uint_eq(c1->rec, 3);
-	ck_assert_uint_eq(c1->calls, 1);
+	ck_assert_uint_eq(aprof_context_rec(c1), 3);
+	ck_assert_uint_eq(calls_of(c1), 1);
+}
+END_TEST
+
+
+/*
+** Routine I of the ways test: 40 routines at 16-byte strides, more than a
+** context has ways (APROF_WAYS), so that calls from one context reuse ways
+** and give their counts up to their successors.
+*/
+enum { ROUTINES = 40 };
+#define ROUTINE(i) ((uintptr_t)0x10000 + 16 * (uintptr_t)(i))
+
+/*
+** ROUNDS rounds of calls from MAIN_CTX: routine I 1 + (I + R) % 5 times in
+** round R, each recursing I % 3 times; counted into CALLS[I] and REC[I].
+*/
+static void call_rounds(struct aprof_context *main_ctx, int rounds, uint64_t *calls, uint64_t *rec)
+{
+	int r, i, k, j;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < ROUTINES; i++)
+			for (k = 0; k <= (i + r) % 5; k++) {
+				struct aprof_context *c = call(main_ctx, ROUTINE(i));
+
+				calls[i]++;
+				for (j = 0; j < i % 3; j++, rec[i]++)
+					ck_assert_ptr_eq(call(c, ROUTINE(i)), c);
+			}
+}
+
+/* The counts of Main -> routine I are CALLS[I] and REC[I], as the writer adds them up. */
+static void check_rounds(struct aprof_context *main_ctx, const uint64_t *calls, const uint64_t *rec)
+{
+	int i;
+
+	for (i = 0; i < ROUTINES; i++) {
+		struct aprof_context *c = aprof_transition_known(&m, main_ctx, ROUTINE(i));
+
+		ck_assert_ptr_nonnull(c);
+		ck_assert_uint_eq(calls_of(c), calls[i]);
+		ck_assert_uint_eq(aprof_context_rec(c), rec[i]);
+	}
+}
+
+START_TEST(test_ways_counted)
+{
+	uint64_t calls[ROUTINES] = { 0 }, rec[ROUTINES] = { 0 }, given_up = 0;
+	struct aprof_context *main_ctx;
+	const struct aprof_context *c;
+
+	ck_assert_int_eq(aprof_machine_init(&m), 0);
+	main_ctx = call(m.root, MAIN);
+	call_rounds(main_ctx, 7, calls, rec);
+	check_rounds(main_ctx, calls, rec);
+	for (c = m.first; c != NULL; c = c->next)
+		given_up += c->calls;
+	ck_assert_uint_gt(given_up, 0); /* ways were reused: counts in contexts and in ways */
+	check_rounds(main_ctx, calls, rec); /* a second write finds the same */
+
+	/* A restart forgets every count, the ways' too; counting goes on from zero. */
+	aprof_machine_zero(&m);
+	memset(calls, 0, sizeof calls);
+	memset(rec, 0, sizeof rec);
+	check_rounds(main_ctx, calls, rec);
+	call_rounds(main_ctx, 3, calls, rec);
+	check_rounds(main_ctx, calls, rec);
 }
 END_TEST
 
@@ -199,6 +274,7 @@ Suite *suite_history(void)
 	tcase_add_test(tc, test_cycle_closes_through_b2);
 	tcase_add_test(tc, test_direct_recursion);
 	tcase_add_test(tc, test_history_steps);
+	tcase_add_test(tc, test_ways_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }
