@@ -429,7 +429,8 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 		if (APROF_UNLIKELY(h->stamp != e))
 			heap_touch_slow(h, e);
 		v = *w + APROF_TALLY_ONE + size;
-		if (APROF_LIKELY(((v & APROF_TALLY_FULL) | size / APROF_TALLY_BYTES) == 0))
+		/* below the histogram's last bin, so below APROF_TALLY_BYTES: bin_count's test again */
+		if (APROF_LIKELY((v & APROF_TALLY_FULL) == 0 && size < AMON_BINS - 1))
 			APROF_PUT(*w, v);
 		else
 			heap_count(h, alloc, size);
