@@ -20,6 +20,7 @@
 #include "sample.h"
 #include "startup.h"
 #include "thread.h"
+#include "types.h"
 #include "writer.h"
 
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
@@ -96,6 +97,8 @@ APROF_NOINSTR struct aprof_thread *aprof_startup_thread(void)
 	pthread_once(&runtime_once, runtime_start);
 	t = aprof_thread_new();
 	if (t != NULL) {
+		/* Before its first allocation: aprof_busy passes them through until then. */
+		aprof_types_thread(&t->types);
 		pthread_setspecific(thread_key, t);
 		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 			aprof_sample_thread_start(t);

@@ -92,7 +92,6 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 		return NULL;
 	}
 	stack_bounds(t);
-	aprof_types_thread(&t->types);
 	t->tid = (uint64_t)syscall(SYS_gettid);
 	prctl(PR_GET_NAME, t->name);
 	t->next = __atomic_load_n(&aprof_threads, __ATOMIC_RELAXED);
