@@ -354,7 +354,7 @@ APROF_NOINSTR static inline int log_charged(const struct heap_entry *e, uint32_t
 	uint64_t tag = e->tag;
 
 	return (tag & APROF_BLOCK_MARK) == 0 ||
-	       (tag >= 64 && (uint16_t)(e->size >> 48) == (uint16_t)g);
+	       ((uint16_t)(e->size >> 48) == (uint16_t)g && tag >= 64);
 }
 
 
