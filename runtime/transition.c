@@ -189,29 +189,42 @@ full:
 }
 
 
+/*
+** The ways of C that have held a successor, one at a time: for (u = held(C);
+** u != 0; u &= u - 1) way[ctz(u)].  Most contexts call one routine or two:
+** the writer reads their lines, not all eight (a write of 201,001
+** contexts calling 1 or 100 routines each: 64 -> 55 ms of CPU).
+*/
+#define FOR_HELD(c, u, w) \
+	for ((u) = APROF_GET((c)->held); (u) != 0 && ((w) = &(c)->way[__builtin_ctz(u)], 1); \
+	     (u) &= (u) - 1)
+
+
 APROF_NOINSTR void aprof_machine_tally(const struct aprof_machine *m, size_t n)
 {
 	struct aprof_context *c, *to;
+	const struct aprof_way *w;
 	size_t i;
-	unsigned w;
+	uint32_t u;
 
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
 		c->through = 0;
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
-		for (w = 0; w < APROF_WAYS; w++)
-			if ((to = APROF_GET(c->way[w].to)) != NULL && to != c)
-				to->through += APROF_GET(c->way[w].calls);
+		FOR_HELD(c, u, w)
+			if ((to = APROF_GET(w->to)) != NULL && to != c) /* NULL: another CPU's order */
+				to->through += APROF_GET(w->calls);
 }
 
 
 APROF_NOINSTR uint64_t aprof_context_rec(const struct aprof_context *c)
 {
 	uint64_t rec = APROF_GET(c->rec);
-	unsigned w;
+	const struct aprof_way *w;
+	uint32_t u;
 
-	for (w = 0; w < APROF_WAYS; w++)
-		if (APROF_GET(c->way[w].to) == c)
-			rec += APROF_GET(c->way[w].calls);
+	FOR_HELD(c, u, w)
+		if (APROF_GET(w->to) == c)
+			rec += APROF_GET(w->calls);
 	return rec;
 }
 
@@ -220,7 +233,8 @@ APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
 {
 	size_t n = aprof_machine_published(m), i;
 	struct aprof_context *c;
-	unsigned w;
+	struct aprof_way *w;
+	uint32_t u;
 
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n)) {
 		APROF_PUT(c->ticks, 0);
@@ -228,7 +242,7 @@ APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
 		APROF_PUT(c->heap_events, 0);
 		APROF_PUT(c->calls, 0);
 		APROF_PUT(c->rec, 0);
-		for (w = 0; w < APROF_WAYS; w++)
-			APROF_PUT(c->way[w].calls, 0);
+		FOR_HELD(c, u, w)
+			APROF_PUT(w->calls, 0);
 	}
 }
