@@ -125,8 +125,10 @@ struct amon_thread {
 	** probe_empty, adds (probe mean - k * calibrated probe) to entry_ticks
 	** (for an entry's and for an exit's probe) and takes the mean heap probe
 	** less an empty one off per heap event (aprof/amon_read.c).  A hook's
-	** probe counts at most 64 times the slower calibrated probe (an
-	** interrupt's or a preemption's ticks left out: runtime/cost.h).
+	** probe and a heap-tracking call's count at most 64 times the slower
+	** calibrated probe (an interrupt's or a preemption's ticks left out:
+	** runtime/cost.h); a heap probe counts no replay of the thread's log,
+	** whose ticks the runtime keeps out of every context's (heap.c).
 	*/
 	uint64_t entry_probe_base;   /* ticks a probe measured of an entry at calibration */
 	uint64_t exit_probe_base;    /* and of an exit */
@@ -186,7 +188,8 @@ struct amon_thread {
 enum amon_count {
 	AMON_CALLS,       /* entries into this context by a non-recursive call */
 	AMON_REC,         /* direct recursive calls made while current (s_n -> s_n) */
-	AMON_TICKS,       /* clock ticks from hook to hook while this context was current */
+	AMON_TICKS,       /* clock ticks from hook to hook while this context was current,
+			     but the thread's heap log replays (runtime/heap.c) */
 	AMON_EVENTS,      /* intervals in AMON_TICKS that ended in an entry (calls made
 			     from here); AMON_CALLS + AMON_REC more ended in an exit.
 			     Each holds about amon_thread.entry_ticks or exit_ticks of

@@ -75,4 +75,22 @@ APROF_NOINSTR static inline uint64_t aprof_probe_ticks(uint64_t ticks, uint64_t 
 	return ticks < bound ? ticks : bound;
 }
 
+/*
+** Takes TICKS of the runtime's own work, a heap log's replay timed exactly
+** (heap.c), out of the interval it ran in: *LAST, a thread's clock at its
+** last hook (thread.h), which was BEFORE when that work began, moved on by
+** TICKS, so that the next hook charges the context all but the replay.
+** Left as it is if it changed meanwhile (a signal handler's hooks charged up
+** to their own time: moved on, it could pass the clock and the next
+** interval wrap around).  Returns the ticks taken out: TICKS or 0.
+*/
+APROF_NOINSTR static inline uint64_t aprof_interval_skip(uint64_t *last, uint64_t before,
+							 uint64_t ticks)
+{
+	if (*last != before)
+		return 0;
+	*last = before + ticks;
+	return ticks;
+}
+
 #endif /* APROF_RUNTIME_COST_H */

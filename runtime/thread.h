@@ -65,7 +65,8 @@ struct aprof_probes {
 	uint64_t entries, entry_ticks;  /* entry hooks timed; ticks from their start to their read */
 	uint64_t empty_ticks;           /* ticks between two reads back to back, once per entry timed */
 	uint64_t exits, exit_ticks;     /* exit hooks timed; ticks from their read to their end */
-	uint64_t heap, heap_ticks;      /* heap-tracking calls timed (heap.c); their ticks */
+	uint64_t heap, heap_ticks;      /* heap-tracking calls timed (heap.c); their ticks, bounded,
+					   less a log replay's */
 };
 
 /* Hooks between two probes: from APROF_PROBE_EVERY / 2 to 3 / 2 of it, at random. */

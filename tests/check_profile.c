@@ -239,6 +239,26 @@ START_TEST(test_calibration_arithmetic)
 END_TEST
 
 
+/*
+** A heap log's replay taken out of the interval it ran in (runtime/cost.h):
+** the thread's last clock moved on by its ticks, unless a hook moved it
+** meanwhile (a signal handler's), which leaves it as the hook set it.
+*/
+START_TEST(test_interval_skip)
+{
+	uint64_t last = 1000;
+
+	ck_assert_uint_eq(aprof_interval_skip(&last, 1000, 891), 891);
+	ck_assert_uint_eq(last, 1891);  /* the next hook at 2000 charges 109 */
+	ck_assert_uint_eq(aprof_interval_skip(&last, 1891, 0), 0);
+	ck_assert_uint_eq(last, 1891);
+	last = 1500;                    /* a handler's hooks ran during the replay */
+	ck_assert_uint_eq(aprof_interval_skip(&last, 1000, 891), 0);
+	ck_assert_uint_eq(last, 1500);
+}
+END_TEST
+
+
 Suite *suite_profile(void)
 {
 	Suite *s = suite_create("profile");
@@ -252,6 +272,7 @@ Suite *suite_profile(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(own, test_own_costs);
 	tcase_add_test(own, test_calibration_arithmetic);
+	tcase_add_test(own, test_interval_skip);
 	suite_add_tcase(s, own);
 	return s;
 }
