@@ -271,16 +271,17 @@ APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_
 
 /*
 ** A heap-tracking call by thread T was timed from START (heap_event): its
-** end.  It counts its ticks less SKIPPED, a flush's taken out of the
-** interval already (log_flush_timed), and at most aprof_probe_bound, as a
-** hook's probe does (cost.h: an interrupt's ticks left out).
+** end.  It counts its ticks less REPLAY, those of a replay of the log it
+** met, taken out of the interval already (log_flush_timed), and at most
+** aprof_probe_bound, as a hook's probe does (cost.h: an interrupt's ticks
+** left out).
 */
-APROF_NOINSTR static void heap_probe_end(struct aprof_thread *t, uint64_t start, uint64_t skipped)
+APROF_NOINSTR static void heap_probe_end(struct aprof_thread *t, uint64_t start, uint32_t replay)
 {
 	uint64_t end = aprof_clock_read();
 
 	APROF_ADD(t->probes.heap, 1);
-	APROF_ADD(t->probes.heap_ticks, aprof_probe_ticks(end - start - skipped, aprof_probe_bound));
+	APROF_ADD(t->probes.heap_ticks, aprof_probe_ticks(end - start - replay, aprof_probe_bound));
 	t->heap_probe = aprof_probe_next(end);
 }
 
@@ -495,33 +496,33 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 ** flushes cost 891 ticks each, 14 an event against an event's own 50 or so,
 ** and the mean rested on the 23 flushes among a run's 1,476 probes.  The
 ** two clock reads cost 25 to 32 ticks a flush, half a tick an event.  Not
-** in sampling mode, which reads no clock.  Returns the ticks taken out: 0
-** if a hook ran meanwhile.
+** in sampling mode, which reads no clock.  A probe under way (heap_event:
+** its countdown at 0) is left the ticks taken out there, to count without
+** them (heap_probe_end), as there is no other room for them.
 */
-APROF_NOINSTR __attribute__((noinline)) static uint64_t log_flush_timed(struct aprof_thread *t,
-									struct aprof_heap_bin *bins)
+APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof_thread *t,
+								    struct aprof_heap_bin *bins)
 {
-	uint64_t last, start;
+	uint64_t last = t->last, start = aprof_clock_read(), ticks;
 
-	last = t->last;
-	start = aprof_clock_read();
 	log_flush(bins);
-	return aprof_interval_skip(&t->last, last, aprof_clock_read() - start);
+	ticks = aprof_interval_skip(&t->last, last, aprof_clock_read() - start);
+	if (t->heap_probe == 0)
+		t->heap_probe = (uint32_t)aprof_probe_ticks(ticks, UINT32_MAX);
 }
 
 
 /*
 ** Appends an event (SIZE, TAG: a log entry) to the log after BINS, thread
-** T's, and charges the log when full (log_flush_timed with a clock, whose
-** ticks taken out it returns; else 0).  Entry first, then the count: a writer
-** interrupting between (a signal) sees the entry as not yet written.
+** T's, and charges the log when full (log_flush_timed with a clock).  Entry
+** first, then the count: a writer interrupting between (a signal) sees the
+** entry as not yet written.
 */
-APROF_NOINSTR static inline uint64_t log_append(struct aprof_thread *t, struct aprof_heap_bin *bins,
-						uint64_t size, uint64_t tag)
+APROF_NOINSTR static inline void log_append(struct aprof_thread *t, struct aprof_heap_bin *bins,
+					    uint64_t size, uint64_t tag)
 {
 	struct heap_log *log = log_of(bins);
 	uint32_t i = log->n;
-	uint64_t ticks = 0;
 
 	log_entry(log, i)->size = size;
 	log_entry(log, i)->tag = tag;
@@ -530,11 +531,10 @@ APROF_NOINSTR static inline uint64_t log_append(struct aprof_thread *t, struct a
 		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 			log_flush(bins);
 		else
-			ticks = log_flush_timed(t, bins);
+			log_flush_timed(t, bins);
 		APROF_PUT(log->n, 0); /* n first: a flush between sees nothing pending */
 		APROF_PUT(log->done, 0);
 	}
-	return ticks;
 }
 
 
@@ -719,7 +719,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 	struct aprof_heap_bin *bins;
-	uint64_t start, skipped = 0;
+	uint64_t start;
 
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
@@ -744,12 +744,12 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 		return heap_alloc_first(t, c, size);
 	start = heap_event(t);
 	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		skipped = log_append(t, bins, size, (uintptr_t)h);
+		log_append(t, bins, size, (uintptr_t)h);
 	else
 		heap_charge_now(bins, h, 1, size);
 	aprof_types_allocated(t, c, h, size);
 	if (APROF_UNLIKELY(start != 0))
-		heap_probe_end(t, start, skipped);
+		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
 	return h;
 }
 
@@ -767,7 +767,7 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 								  size_t size, uint32_t generation)
 {
 	struct aprof_thread *t = aprof_self;
-	uint64_t start = 0, skipped = 0;
+	uint64_t start = 0;
 
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
@@ -797,11 +797,11 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	if (t->bins == NULL && bins_new(t) == NULL)
 		heap_charge(NULL, h, 0, size);
 	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		skipped = log_append(t, t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
+		log_append(t, t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
 	else
 		heap_charge_now(t->bins, h, 0, size);
 	if (APROF_UNLIKELY(start != 0))
-		heap_probe_end(t, start, skipped);
+		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
 }
 
 
