@@ -46,7 +46,7 @@ awk -v n="$FUNCTIONS" -v groups="$groups" -v parts=8 -v dir="$work" 'BEGIN {
 	print "#include <stdio.h>\n#include <time.h>\n#include <aprof.h>" > f
 	print "int main(void) {\n struct timespec a, b;" > f
 	for (g = 0; g < groups; g++) printf " g%d();\n", g > f
-	# the profile written once more, timed in CPU time (the process's: on
+	# the profile written once more, timed in the process CPU time (on
 	# a busy machine wall time is mostly waiting): what writing it costs
 	print " clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);\n aprof_dump();" > f
 	print " clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);" > f
