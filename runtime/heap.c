@@ -62,7 +62,6 @@ APROF_NOINSTR void aprof_heap_init(struct aprof_thread *(*thread_start)(void))
 	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		aprof_env_reject("APROF_HEAP", v, "not 0 or 1: allocations are followed");
 	aprof_heap_on = aprof_heap_wanted;
-	aprof_types_init();
 }
 
 

@@ -61,6 +61,7 @@ APROF_NOINSTR static void runtime_start(void)
 	else
 		aprof_hooks_calibrate();
 	aprof_heap_init(aprof_startup_thread);
+	aprof_types_init();
 	aprof_writer_init();
 	aprof_policy_init();
 	pthread_key_create(&thread_key, thread_end);
