@@ -25,7 +25,7 @@ APROF_HIDDEN uint64_t aprof_probe_bound = UINT64_MAX;
 ** across them, so that it saves and restores the registers they are in as
 ** most of the program's routines must: what no probe of the hooks alone
 ** sees.  Empty hooks cost Lua's fib, parser.lua and strings.lua and JsonCpp
-** 6.4 to 8.6 ticks a call beyond their bare runs, a routine with an empty
+** 6.4 to 10.2 ticks a call beyond their bare runs, a routine with an empty
 ** body and no arguments 3.7, one with three arguments and a result 6.3
 ** (Zen 4 KVM guest, TSC at 2.6 GHz).  The routine's
 ** "address" is a data address, in no executable mapping, so modules.c notes
