@@ -361,10 +361,25 @@ PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, s
 
 
 /*
-** An entry that the common case stopped at a depth watched after an
-** allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
-** entries): the common case's work, then the watch's limit given back and
-** the watch's work inline (a call only when the watch ends), without the
+** The end of T's types watch, on a watched entry that was no candidate, when
+** the watch saw candidates: its allocation counted at its site, then the
+** guard cleared.  Apart, so that enter_watched, which tail-calls it, saves
+** no register for the call.
+*/
+APROF_NOINSTR __attribute__((noinline)) static void watch_end(struct aprof_thread *t)
+{
+	aprof_types_finish(t, &t->types);
+	aprof_busy = 0;
+}
+
+
+/*
+** An entry of FN on T that the common case stopped at a depth watched after
+** an allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
+** entries): the watch's limit given back, whether the entry is a candidate
+** (from the allocating activation, the top entry) found before the push, so
+** that the push writes its entry marked, and the common case's work; a call
+** only when a watch that saw candidates ends (watch_end), and without the
 ** slow path's tests and calls; the slow path if the successor is not cached
 ** (so that this saves few registers).  Tail-called by the hook, which has
 ** checked all else (entry_watched).  One copy for each clock KIND (the
@@ -372,47 +387,53 @@ PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, s
 ** clock's kind.
 */
 APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uintptr_t frame,
-					       uint32_t kind)
+					       struct aprof_thread *t, uint32_t kind)
 {
-	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_context *cur = aprof_thread_current(t);
+	const struct aprof_frame *top = t->top;
+	struct aprof_context *cur = top->ctx;
 	struct aprof_way *way = aprof_successor(cur, fn);
+	int candidate;
 
 	if (APROF_UNLIKELY(way == NULL)) {
 		enter_slow(fn, site, frame); /* the watch still to see the entry */
 		return;
 	}
 	aprof_busy = 1;
-	enter_known(t, cur, way, fn, site, frame, kind);
-	/* The watch's limit given back; the entry, at the watched depth + 1, a candidate or its end. */
 	w->diverted = 0;
 	t->limit = t->end;
-	if (aprof_types_note(w, cur, t->top[-1].frame, fn))
-		t->top->fn = fn | APROF_FN_WATCHED; /* its exit does not match: leave_watched */
-	else
-		aprof_types_finish(t, w);
+	candidate = aprof_types_note(w, cur, top->frame, fn);
+	/* A candidate's exit does not match its entry: leave_watched. */
+	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, site, frame, kind);
+	if (!candidate) {
+		if (w->n != 0) {
+			watch_end(t);
+			return;
+		}
+		w->ctx = NULL; /* the allocating activation left, no candidate seen */
+	}
 	aprof_busy = 0;
 }
 
-PER_CLOCK(enter_watched, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, site, frame)
+PER_CLOCK(enter_watched, (uintptr_t fn, uintptr_t site, uintptr_t frame, struct aprof_thread *t),
+	  fn, site, frame, t)
 
 
 /*
-** An exit that does not match the top entry, which the common case leaves
-** here rather than to the slow path, so that it does not test the mark
-** itself.  The common case is a candidate's entry (marked by the watch;
-** JsonCpp, one in two allocations): its work, the entry unmarked first,
-** then the limit lowered again at the watched depth, now the top, for the
-** next candidate, without the slow path's tests and calls.  The slow path
-** for any other entry, or if the watch is not what the mark says (the
-** candidate not just above the allocating activation).  Tail-called by the
-** hook, which has checked all else (leave_fast).  One copy for each clock
-** KIND, as enter_watched.
+** An exit of FN on T that does not match the top entry, which the common
+** case leaves here rather than to the slow path, so that it does not test
+** the mark itself.  The common case is a candidate's entry (marked by the
+** watch; JsonCpp, one in two allocations): its work, the entry unmarked
+** first, then the limit lowered again at the watched depth, now the top,
+** for the next candidate, without the slow path's tests and calls.  The
+** slow path for any other entry, or if the watch is not what the mark says
+** (the candidate not just above the allocating activation).  Tail-called
+** by the hook, which has checked all else (leave_fast).  One copy for each
+** clock KIND, as enter_watched.
 */
-APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, uint32_t kind)
+APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, struct aprof_thread *t,
+					       uint32_t kind)
 {
-	struct aprof_thread *t = aprof_self;
 	struct aprof_types_watch *w = &t->types;
 	struct aprof_frame *top = t->top;
 
@@ -430,7 +451,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, uin
 	aprof_busy = 0;
 }
 
-PER_CLOCK(leave_watched, (uintptr_t fn, uintptr_t site), fn, site)
+PER_CLOCK(leave_watched, (uintptr_t fn, uintptr_t site, struct aprof_thread *t), fn, site, t)
 
 
 /*
@@ -531,18 +552,19 @@ APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t f
 			return;
 		}
 		if (entry_watched(t, kind)) {
-			PER_CLOCK_CALL(enter_watched, kind, fn, site, frame);
+			PER_CLOCK_CALL(enter_watched, kind, fn, site, frame, t);
 			return;
 		}
 	}
 	enter_slow(fn, site, frame);
 }
 
-/* The same for an exit (leave_fast): leave_watched or leave_slow by a tail call. */
-APROF_NOINSTR static inline void leave_other(uintptr_t fn, uintptr_t site, int done, uint32_t kind)
+/* The same for an exit (leave_fast) on T: leave_watched or leave_slow by a tail call. */
+APROF_NOINSTR static inline void leave_other(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
+					     int done, uint32_t kind)
 {
 	if (done < 0 && !aprof_busy) {
-		PER_CLOCK_CALL(leave_watched, kind, fn, site);
+		PER_CLOCK_CALL(leave_watched, kind, fn, site, t);
 		return;
 	}
 	leave_slow(fn, site);
@@ -600,7 +622,7 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 	if (APROF_LIKELY(done > 0))
 		return;
 	if (t != &aprof_unhooked) {
-		leave_other((uintptr_t)fn, (uintptr_t)site, done, AMON_CLOCK_SAMPLE);
+		leave_other(t, (uintptr_t)fn, (uintptr_t)site, done, AMON_CLOCK_SAMPLE);
 		return;
 	}
 	done = 0;
@@ -608,5 +630,5 @@ APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 		done = leave_fast(t, (uintptr_t)fn, APROF_CLOCK_COUNTER);
 	if (APROF_LIKELY(done > 0))
 		return;
-	leave_other((uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);
+	leave_other(t, (uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);
 }
