@@ -11,18 +11,68 @@
 #include "transition.h"
 
 #define TABLE_INITIAL 1024 /* slots; doubled whenever it would pass half full */
+#define BUCKETS_INITIAL 256 /* B2's index; doubled whenever contexts outnumber buckets */
 
-APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m,
-							const uint64_t *h, uint32_t n)
+
+/* The bucket of B2's index holding the contexts whose history hashes to HASH. */
+APROF_NOINSTR static struct aprof_context **bucket_of(const struct aprof_machine *m, uint64_t hash)
+{
+	return &m->bucket[(size_t)hash & m->bucket_mask];
+}
+
+
+/*
+** Doubles B2's index, relinking every context published; returns -1 (index
+** unchanged) if no memory.  Only this thread reads the index.
+*/
+APROF_NOINSTR static int buckets_grow(struct aprof_machine *m)
+{
+	size_t n = m->bucket_mask + 1, i;
+	struct aprof_context **b = aprof_map(2 * n * sizeof b[0]), *c;
+
+	if (b == NULL)
+		return -1;
+	aprof_unmap(m->bucket, n * sizeof b[0]);
+	m->bucket = b;
+	m->bucket_mask = 2 * n - 1;
+	for (c = m->first, i = 0; i < m->contexts; c = c->next, i++) {
+		struct aprof_context **head = bucket_of(m, c->hash);
+
+		c->same_hash = *head;
+		*head = c;
+	}
+	return 0;
+}
+
+
+/*
+** A new context of history H[0..N-1], whose hash is HASH, and whose longest
+** proper prefix that is a context's whole history is that of PREFIX, OWN
+** entries shorter; published and indexed, or NULL if no memory.
+*/
+APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m, const uint64_t *h,
+						       uint32_t n, uint64_t hash,
+						       const struct aprof_context *prefix,
+						       uint32_t own)
 {
 	/* Zeroed by the arena (fresh pages): every count 0, every way empty. */
-	struct aprof_context *c = aprof_arena_alloc(&m->arena, sizeof *c + n * sizeof c->history[0],
-						    64);
+	struct aprof_context *c;
+	struct aprof_context **head;
 
+	if (m->contexts > m->bucket_mask && buckets_grow(m) != 0)
+		return NULL;
+	c = aprof_arena_alloc(&m->arena, offsetof(struct aprof_context, history) +
+				      own * sizeof c->history[0], 64);
 	if (c == NULL)
 		return NULL;
 	c->depth = n;
-	memcpy(c->history, h, n * sizeof h[0]);
+	c->prefix = prefix;
+	c->hash = hash;
+	c->own = own;
+	memcpy(c->history, h + n - own, own * sizeof h[0]);
+	head = bucket_of(m, hash);
+	c->same_hash = *head;
+	*head = c;
 	/*
 	** Published with release stores: the exit handler may read this thread's
 	** list while the thread still runs, and takes 'contexts' first.
@@ -38,12 +88,21 @@ APROF_NOINSTR int aprof_machine_init(struct aprof_machine *m)
 {
 	memset(m, 0, sizeof *m);
 	m->slots = aprof_map(TABLE_INITIAL * sizeof m->slots[0]);
-	if (m->slots == NULL)
+	m->bucket = aprof_map(BUCKETS_INITIAL * sizeof m->bucket[0]);
+	if (m->slots == NULL || m->bucket == NULL)
 		return -1;
 	m->mask = TABLE_INITIAL - 1;
+	m->bucket_mask = BUCKETS_INITIAL - 1;
 	m->tail = &m->first;
-	m->root = context_new(m, NULL, 0);
+	m->root = context_new(m, NULL, 0, APROF_HISTORY_SEED, NULL, 0);
 	return m->root == NULL ? -1 : 0;
+}
+
+
+APROF_NOINSTR size_t aprof_machine_memory(const struct aprof_machine *m)
+{
+	return APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0] +
+	       (APROF_GET(m->bucket_mask) + 1) * sizeof m->bucket[0];
 }
 
 
@@ -83,17 +142,17 @@ APROF_NOINSTR static int table_grow(struct aprof_machine *m)
 }
 
 
-/* Adds key (FROM, PROC) -> TO; returns 0, or -1 if the table cannot grow. */
+/* Adds the transition (FROM, PROC) -> TO; returns 0, or -1 if it cannot grow. */
 APROF_NOINSTR static int table_put(struct aprof_machine *m, const struct aprof_context *from,
 				   uintptr_t proc, struct aprof_context *to)
 {
 	struct aprof_transition *t;
 
-	if (2 * (m->used + 1) > m->mask + 1 && table_grow(m) != 0)
+	if (2 * (m->transitions + 1) > m->mask + 1 && table_grow(m) != 0)
 		return -1;
 	t = slot_find(m, from, proc);
 	if (t->proc == 0)
-		m->used++;
+		APROF_ADD(m->transitions, 1);
 	t->from = from;
 	t->proc = proc;
 	t->to = to;
@@ -101,7 +160,7 @@ APROF_NOINSTR static int table_put(struct aprof_machine *m, const struct aprof_c
 }
 
 
-/* Makes sure the scratch history holds N entries. */
+/* Makes sure each third of the scratch holds N entries. */
 APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 {
 	uint32_t size = m->scratch_size ? m->scratch_size : 64;
@@ -111,7 +170,7 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 		return 0;
 	while (size < n)
 		size *= 2;
-	s = aprof_arena_alloc(&m->arena, size * sizeof s[0], 16);
+	s = aprof_arena_alloc(&m->arena, 3 * size * sizeof s[0], 16);
 	if (s == NULL)
 		return -1;
 	m->scratch = s;
@@ -120,51 +179,64 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 }
 
 
-/*
-** The paper's (NULL, proc) key, refined: (history_key(H), proc) reaches the
-** contexts running proc whose histories hash alike.  With the plain
-** (NULL, proc) list, B2 is a linear search of every context where proc runs,
-** and a routine called from 100,000 places makes it quadratic; with the hash
-** it is one probe.  The key is odd, so it is never a context's address.
-*/
-APROF_NOINSTR static const struct aprof_context *history_key(const uint64_t *h, uint32_t n)
+APROF_NOINSTR int aprof_context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n)
 {
-	uint64_t k = APROF_HISTORY_SEED;
-	uint32_t i;
+	if (c->depth != n)
+		return 0;
+	/* Each context of the chain holds the entries before its successor's. */
+	for (; n > 0; c = c->prefix) {
+		n -= c->own;
+		if (memcmp(c->history, h + n, c->own * sizeof h[0]) != 0)
+			return 0;
+	}
+	return 1;
+}
 
-	for (i = 0; i < n; i++)
-		k = aprof_history_hash_step(k, h[i]);
-	return (const struct aprof_context *)(uintptr_t)(k << 1 | 1);
+
+/* The context whose whole history is H[0..N-1], whose hash is HASH, if there is one; else NULL. */
+APROF_NOINSTR static struct aprof_context *context_find(const struct aprof_machine *m,
+							const uint64_t *h, uint32_t n,
+							uint64_t hash)
+{
+	struct aprof_context *c;
+
+	for (c = *bucket_of(m, hash); c != NULL; c = c->same_hash)
+		if (c->hash == hash && aprof_context_is(c, h, n))
+			return c;
+	return NULL;
 }
 
 
 /*
-** B2: the context whose history is H[0..N-1], found through the contexts of
-** the same routine and history hash; B3: a new one if none.
+** B2: the context whose history is H[0..N-1], found by its hash in the
+** index; B3: a new one if none, stored as the longest proper prefix of H
+** that is a context's whole history (the root's, empty, if no other) and
+** the entries after it.  PREFIX, room for N + 1 entries, gets the hashes of
+** H's prefixes.
 */
 APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *m,
-							  const uint64_t *h, uint32_t n)
+							  const uint64_t *h, uint32_t n,
+							  uint64_t *prefix)
 {
-	uintptr_t proc = (uintptr_t)AMON_ADDR(h[n - 1]);
-	const struct aprof_context *key = history_key(h, n);
-	struct aprof_transition *head = slot_find(m, key, proc);
+	const struct aprof_context *p = m->root;
 	struct aprof_context *c;
+	uint32_t len;
 
-	if (head->proc != 0)
-		for (c = head->to; c != NULL; c = c->same_proc)
-			if (c->depth == n && memcmp(c->history, h, n * sizeof h[0]) == 0)
-				return c; /* B2 */
+	prefix[0] = APROF_HISTORY_SEED;
+	for (len = 0; len < n; len++)
+		prefix[len + 1] = aprof_history_hash_step(prefix[len], h[len]);
+	c = context_find(m, h, n, prefix[n]);
+	if (c != NULL)
+		return c; /* B2 */
 	/* A new context: make sure amon.out will name the object of its routine. */
-	aprof_module_note(proc);
-	if (head->proc == 0 && table_put(m, key, proc, NULL) != 0)
-		return NULL;
-	c = context_new(m, h, n); /* B3 */
-	if (c == NULL)
-		return NULL;
-	head = slot_find(m, key, proc); /* table_put may have moved it */
-	c->same_proc = head->to;
-	head->to = c;
-	return c;
+	aprof_module_note((uintptr_t)AMON_ADDR(h[n - 1]));
+	/* The caller's history when A3-A5 dropped nothing: found at the first try. */
+	for (len = n - 1; len > 0; len--)
+		if ((c = context_find(m, h, len, prefix[len])) != NULL) {
+			p = c;
+			break;
+		}
+	return context_new(m, h, n, prefix[n], p, n - len); /* B3 */
 }
 
 
@@ -172,15 +244,18 @@ APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *
 							  struct aprof_context *from, uintptr_t proc)
 {
 	struct aprof_context *to;
+	uint64_t *h, *next;
 	uint32_t n;
 
-	if (scratch_reserve(m, from->depth + 1) != 0)
+	if (scratch_reserve(m, from->depth + 2) != 0) /* the hashes of N + 1 prefixes */
 		goto full;
-	n = aprof_history_next(from->history, from->depth, proc, m->scratch);
-	to = n == 0 ? from : context_intern(m, m->scratch, n);
+	h = m->scratch + m->scratch_size;
+	next = m->scratch + 2 * m->scratch_size;
+	aprof_context_history(from, h);
+	n = aprof_history_next(h, from->depth, proc, m->scratch);
+	to = n == 0 ? from : context_intern(m, m->scratch, n, next);
 	if (to == NULL || table_put(m, from, proc, to) != 0)
 		goto full;
-	APROF_ADD(m->transitions, 1);
 	return to;
 full:
 	/* Staying in FROM keeps the shadow stack balanced; the report says the profile is incomplete. */

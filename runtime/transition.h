@@ -49,10 +49,16 @@ struct aprof_way {
 ** one of two ways set by the called routine's address, first so that a
 ** way's address is the context's plus its offset; the ninth what a sample
 ** and heap tracking charge; the tenth what the writer's passes over all
-** contexts read, with the history's start (a write of 201,001 contexts:
-** 55 -> 48 ms of CPU).  Calls and rec hold only what the ways have given
-** up: a context's calls are its own plus the counts of the ways that lead
-** to it (aprof_machine_tally adds them up).
+** contexts read, with the history (a write of 201,001 contexts: 55 -> 48
+** ms of CPU).  Calls and rec hold only what the ways have given up: a
+** context's calls are its own plus the counts of the ways that lead to it
+** (aprof_machine_tally adds them up).
+**
+** The history is stored as the context whose whole history is its longest
+** proper prefix (the root's empty one if no other) and the entries after
+** it: on Lua's parser.lua 1.1 entries a context against 34 in all, so that
+** a context takes 640 bytes rather than 913 (aprof_context_history spells
+** it out).  Only the slow path and the writer read it.
 */
 struct aprof_context {
 	struct aprof_way way[APROF_WAYS]; /* by their routine's address (APROF_WAY, APROF_WAY2) */
@@ -62,13 +68,28 @@ struct aprof_context {
 	uint64_t events;                  /* intervals in ticks that ended in an entry hook */
 	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
 	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
-	struct aprof_context *same_proc;  /* next context of the same s_n and history hash (B2) */
+	struct aprof_context *same_hash;  /* next context in its bucket of the B2 index */
 	struct aprof_context *next __attribute__((aligned(64))); /* all, in creation order */
-	uint32_t depth;                   /* n: entries in history */
+	uint32_t depth;                   /* n: entries in the history */
 	uint32_t held;                    /* bit W: way W has held a successor, for the writer */
 	uint64_t through;                 /* the writer's: calls counted by other contexts' ways */
-	uint64_t history[];               /* s_1..s_n, amon.h entry encoding */
+	const struct aprof_context *prefix; /* its history is s_1..s_{n-own}; NULL: the root */
+	uint64_t hash;                    /* of s_1..s_n (aprof_history_hash_step) */
+	uint32_t own;                     /* entries held here: s_{n-own+1}..s_n */
+	uint64_t history[];               /* those, amon.h entry encoding */
 };
+
+/* Writes C's history, s_1..s_n (n = C->depth), to OUT. */
+APROF_NOINSTR static inline void aprof_context_history(const struct aprof_context *c,
+						       uint64_t *out)
+{
+	/* Each context of the chain fills its own entries, up to the root's none. */
+	for (; c->depth > 0; c = c->prefix)
+		__builtin_memcpy(out + c->depth - c->own, c->history, c->own * sizeof out[0]);
+}
+
+/* 1 if C's whole history is H[0..N-1], else 0. */
+APROF_HIDDEN int aprof_context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n);
 
 /*
 ** The successor ways of routine FN: functions are 16-byte aligned at -O2.
@@ -139,12 +160,8 @@ aprof_successor_cache(struct aprof_context *cur, uintptr_t fn, struct aprof_cont
 }
 
 /*
-** One slot of the transition table, keyed by (from, proc).  A key whose
-** 'from' is odd is not a transition but the paper's (NULL, proc) key refined
-** by a hash of the history (transition.c, history_key): its 'to' heads the
-** list, through 'same_proc', of the contexts running proc whose histories
-** hash alike; B2 searches it.  An empty slot has proc == 0 (entry addresses
-** are never 0).
+** One slot of the transition table, keyed by (from, proc).  An empty slot
+** has proc == 0 (entry addresses are never 0).
 */
 struct aprof_transition {
 	const struct aprof_context *from;
@@ -155,19 +172,24 @@ struct aprof_transition {
 /*
 ** A thread's machine: the transition table (open addressing, linear probing,
 ** a power-of-two number of slots kept at most half full, so a probe needs no
-** division and seldom a second slot) and the contexts it has created.
+** division and seldom a second slot), the contexts it has created, and B2's
+** index of them by the hash of their history (chained through 'same_hash',
+** at most one context a bucket on average).  The paper's (NULL, proc) keys
+** in the table would double its keys: on parser.lua 3 MiB of table against
+** 1.5 MiB and 0.25 MiB of buckets.
 */
 struct aprof_machine {
 	struct aprof_transition *slots;
 	size_t mask;                     /* slots - 1 */
-	size_t used;                     /* occupied slots (transitions and list heads) */
-	size_t transitions;              /* real transitions, excluding list heads */
+	size_t transitions;              /* occupied slots */
+	struct aprof_context **bucket;   /* B2's index: [hash & bucket_mask], chained */
+	size_t bucket_mask;              /* buckets - 1 */
 	struct aprof_context *root;      /* depth 0: no routine active */
 	struct aprof_context *first;     /* creation order, root first */
 	struct aprof_context **tail;
 	size_t contexts;                 /* contexts created, root included */
-	uint64_t *scratch;               /* room for a candidate history (A2-A5) */
-	uint32_t scratch_size;           /* entries 'scratch' holds */
+	uint64_t *scratch;               /* 3 x scratch_size: histories and hashes (A2-A5, B2) */
+	uint32_t scratch_size;           /* entries each third of 'scratch' holds */
 	struct aprof_arena arena;        /* contexts and scratch */
 	int full;                        /* memory ran out: the profile is incomplete */
 };
@@ -263,6 +285,9 @@ APROF_HIDDEN void aprof_machine_zero(struct aprof_machine *m);
 ** are then calls + through, its direct recursive calls aprof_context_rec.
 */
 APROF_HIDDEN void aprof_machine_tally(const struct aprof_machine *m, size_t n);
+
+/* Bytes M holds: its arena's, its table's and its index's (Spivey's "profiling memory"). */
+APROF_HIDDEN size_t aprof_machine_memory(const struct aprof_machine *m);
 
 /* C's direct recursive calls (A1): its rec plus the count of its ways leading to itself. */
 APROF_HIDDEN uint64_t aprof_context_rec(const struct aprof_context *c);

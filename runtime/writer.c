@@ -238,6 +238,7 @@ struct coder {
 	size_t mask;              /* slots of 'coded' - 1 */
 	unsigned shift;           /* 64 - log2(slots) */
 	struct grow prefixes;     /* uint64: hash of s_1..s_k at k */
+	struct grow history;      /* uint64: s_1..s_n of the context at hand */
 };
 
 
@@ -245,13 +246,6 @@ struct coder {
 APROF_NOINSTR static size_t coded_home(const struct coder *k, uint64_t h)
 {
 	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> k->shift);
-}
-
-
-/* 1 if context C's whole history is H[0..LEN-1]. */
-APROF_NOINSTR static int is_prefix(const struct aprof_context *c, const uint64_t *h, uint32_t len)
-{
-	return c->depth == len && memcmp(c->history, h, len * sizeof h[0]) == 0;
 }
 
 
@@ -272,14 +266,14 @@ APROF_NOINSTR static uint64_t known_prefix(const struct coder *k, uint64_t index
 	*length = 0;
 	if (n == 0)
 		return 0;
-	if (index > 0 && is_prefix(k->context[index - 1], h, n - 1)) {
+	if (index > 0 && aprof_context_is(k->context[index - 1], h, n - 1)) {
 		*length = n - 1;
 		return index - 1;
 	}
 	for (len = n - 1; len > 0; len--)
 		for (i = coded_home(k, prefix[len]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
 			if (k->coded[i].tag == (uint32_t)(prefix[len] >> 32) &&
-			    is_prefix(k->context[k->coded[i].index1 - 1], h, len)) {
+			    aprof_context_is(k->context[k->coded[i].index1 - 1], h, len)) {
 				*length = len;
 				return k->coded[i].index1 - 1;
 			}
@@ -337,7 +331,7 @@ APROF_NOINSTR static int code_sites(struct coder *k, const struct aprof_context 
 				    const uint64_t *v)
 {
 	const struct aprof_type_site *s = first_site(c);
-	uint64_t prev = c->depth > 0 ? c->history[c->depth - 1] : 0, i;
+	uint64_t prev = c->own > 0 ? c->history[c->own - 1] : 0, i; /* s_n */
 	struct amon_type_site as;
 
 	if (grow_reserve(&k->bytes, v[AMON_SITES] * AMON_SITE_MAX) != 0)
@@ -357,21 +351,24 @@ APROF_NOINSTR static int code_sites(struct coder *k, const struct aprof_context 
 APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_context *c,
 				      uint64_t index)
 {
-	uint64_t v[AMON_COUNTS], *prefix, ref;
+	uint64_t v[AMON_COUNTS], *prefix, *h, ref;
 	uint32_t n = c->depth, len, j;
 	size_t i;
 
 	if (grow_reserve(&k->prefixes, (n + 1) * sizeof *prefix) != 0 ||
+	    grow_reserve(&k->history, n * sizeof *h) != 0 ||
 	    grow_reserve(&k->bytes, AMON_CONTEXT_MAX(n)) != 0)
 		return -1;
 	prefix = (uint64_t *)k->prefixes.p;
+	h = (uint64_t *)k->history.p;
+	aprof_context_history(c, h);
 	prefix[0] = APROF_HISTORY_SEED;
 	for (j = 0; j < n; j++)
-		prefix[j + 1] = aprof_history_hash_step(prefix[j], c->history[j]);
-	ref = known_prefix(k, index, c->history, n, prefix, &len);
+		prefix[j + 1] = aprof_history_hash_step(prefix[j], h[j]);
+	ref = known_prefix(k, index, h, n, prefix, &len);
 	context_counts(c, v);
 	k->bytes.used = (size_t)(amon_code_context(k->bytes.p + k->bytes.used, index - ref,
-						   c->history, len, n, v) - k->bytes.p);
+						   h, len, n, v) - k->bytes.p);
 	if (v[AMON_SITES] != 0 && code_sites(k, c, v) != 0)
 		return -1;
 	k->context[index] = c;
@@ -413,6 +410,7 @@ APROF_NOINSTR static void coder_free(struct coder *k, uint64_t n)
 		aprof_unmap(k->context, n * sizeof k->context[0] + 1);
 	grow_free(&k->bytes);
 	grow_free(&k->prefixes);
+	grow_free(&k->history);
 }
 
 
@@ -467,7 +465,7 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.exit_probe_ticks = APROF_GET(t->probes.exit_ticks);
 	th.heap_probes = APROF_GET(t->probes.heap);
 	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
-	th.memory = APROF_GET(m->arena.used) + (APROF_GET(m->mask) + 1) * sizeof m->slots[0];
+	th.memory = aprof_machine_memory(m);
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	memset(&k, 0, sizeof k);
 	if (code_contexts(&k, m, th.contexts) == 0) {

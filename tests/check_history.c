@@ -48,6 +48,17 @@ static const char *show(const uint64_t *h, uint32_t n)
 }
 
 
+/* C's history, shown. */
+static const char *history_of(const struct aprof_context *c)
+{
+	uint64_t h[16];
+
+	ck_assert_uint_le(c->depth, 16);
+	aprof_context_history(c, h);
+	return show(h, c->depth);
+}
+
+
 /* A call from context FROM: the cached successor or the machine's, counted as the hook does. */
 static struct aprof_context *call(struct aprof_context *from, uintptr_t proc)
 {
@@ -94,8 +105,7 @@ static const char *all_histories(void)
 
 	buf[0] = '\0';
 	for (c = m.first->next; c != NULL; c = c->next)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s\n",
-			 show(c->history, c->depth));
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s\n", history_of(c));
 	return buf;
 }
 
@@ -150,7 +160,12 @@ START_TEST(test_cycle_closes_through_b2)
 	c6 = call(c5, R);
 	ck_assert_ptr_eq(call(c6, P), c4);
 	ck_assert_ptr_eq(call(c4, Q), c5); /* B1 from now on */
-	ck_assert_str_eq(show(c6->history, c6->depth), "Main (P) (R) P Q R");
+	ck_assert_str_eq(history_of(c6), "Main (P) (R) P Q R");
+	/* Stored as the longest prefix that is a context's history, and the rest. */
+	ck_assert_ptr_eq(c2->prefix, c1);
+	ck_assert_uint_eq(c2->own, 1);
+	ck_assert_ptr_eq(c4->prefix, c1->prefix); /* Main; "Main (P)" is no context */
+	ck_assert_uint_eq(c4->own, 4);
 	ck_assert_uint_eq(calls_of(c4), 2);
 	ck_assert_uint_eq(calls_of(c5), 2);
 	ck_assert_uint_eq(calls_of(c6), 1);
