@@ -26,7 +26,18 @@
 APROF_HIDDEN int aprof_heap_on;
 APROF_HIDDEN int aprof_heap_wanted = 1;
 APROF_HIDDEN uint32_t aprof_heap_generation;
-APROF_HIDDEN void (*aprof_heap_autosave)(void);
+
+APROF_HIDDEN size_t aprof_heap_malloc_below = APROF_BLOCK_SIZE_MAX + 1;
+
+/* aprof_heap_autosave_set's, called after each allocation charged; NULL: none. */
+static void (*heap_autosave_fn)(void);
+
+/*
+** 1 while allocations are followed and no autosave is set: the wrappers'
+** common case tests this alone, and leaves autosaves to the whole case.
+*/
+static int heap_common_on;
+static int gate_lock; /* held while heap_common_on is worked out */
 
 /* startup.c's, given to aprof_heap_init: the heap never calls up into the start-up by name. */
 static struct aprof_thread *(*heap_thread_start)(void);
@@ -61,13 +72,35 @@ APROF_NOINSTR void aprof_heap_init(struct aprof_thread *(*thread_start)(void))
 	__atomic_store_n(&aprof_heap_wanted, v == NULL || strcmp(v, "0") != 0, __ATOMIC_RELAXED);
 	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		aprof_env_reject("APROF_HEAP", v, "not 0 or 1: allocations are followed");
-	aprof_heap_on = aprof_heap_wanted;
+	if (!aprof_heap_wanted)
+		__atomic_store_n(&aprof_heap_malloc_below, 0, __ATOMIC_RELAXED);
+	aprof_heap_on_set(1);
+}
+
+
+/* heap_common_on worked out again, after a change to what it depends on. */
+APROF_NOINSTR static void heap_gate(void)
+{
+	aprof_spin_lock(&gate_lock);
+	__atomic_store_n(&heap_common_on,
+			 __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) &&
+				 __atomic_load_n(&heap_autosave_fn, __ATOMIC_RELAXED) == NULL,
+			 __ATOMIC_RELEASE);
+	aprof_spin_unlock(&gate_lock);
 }
 
 
 APROF_NOINSTR void aprof_heap_on_set(int on)
 {
 	__atomic_store_n(&aprof_heap_on, on && aprof_heap_wanted, __ATOMIC_RELEASE);
+	heap_gate();
+}
+
+
+APROF_NOINSTR void aprof_heap_autosave_set(void (*autosave)(void))
+{
+	__atomic_store_n(&heap_autosave_fn, autosave, __ATOMIC_RELEASE);
+	heap_gate();
 }
 
 
@@ -187,27 +220,25 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 #define HEAP_LOG 64
 
 /* An entry of the log. */
-struct heap_entry {
+struct aprof_heap_entry {
 	uint64_t size; /* bytes in bits 0-47 (above: ignored, a header's generation) */
 	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
 			  0-5 ignored: a free logs its block's header words as they are) */
 };
 
+/*
+** The log: its entries written are those before the thread's heap_next
+** (thread.h), which the owner alone moves, kept in the thread with the
+** log's end so that the wrappers' common case finds room with one
+** comparison of two words of the thread, both NULL (no room) until the log
+** is made.
+*/
 struct heap_log {
-	int lock;         /* taken by whoever flushes, with more than one thread */
-	int flushing;     /* a flush is under way: a writer interrupting it skips the log */
-	uint32_t n, done; /* bytes of entries written; of entries charged (the first n - done
-			     are pending): 16 an entry, so that its address is one addition */
-	struct heap_entry e[HEAP_LOG];
+	int lock;          /* taken by whoever flushes, with more than one thread */
+	int flushing;      /* a flush is under way: a writer interrupting it skips the log */
+	uint32_t done;     /* entries charged: those from here to heap_next are pending */
+	struct aprof_heap_entry e[HEAP_LOG];
 };
-
-#define ENTRY_BYTES ((uint32_t)sizeof(struct heap_entry))
-
-/* The entry of LOG at byte offset AT (heap_log's n and done). */
-APROF_NOINSTR static inline struct heap_entry *log_entry(struct heap_log *log, uint32_t at)
-{
-	return (struct heap_entry *)(void *)((char *)log->e + at);
-}
 
 /* The log kept after the histogram BINS. */
 APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bin *bins)
@@ -215,18 +246,28 @@ APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bin *bins)
 	return (struct heap_log *)(void *)(bins + APROF_HEAP_BYTES + 1);
 }
 
+/* Entries written in thread T's log LOG (pending from its done on). */
+APROF_NOINSTR static inline uint32_t log_written(const struct aprof_thread *t,
+						 const struct heap_log *log)
+{
+	return (uint32_t)(APROF_GET(t->heap_next) - log->e);
+}
+
 
 /* T's histogram and log, made on first use; NULL if no memory. */
 APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
 {
-	/* published: the writer and aprof_heap_reset read it */
-	__atomic_store_n(&t->bins,
-			 aprof_arena_alloc(&t->machine.arena,
-					   (APROF_HEAP_BYTES + 1) * sizeof t->bins[0] +
-						   sizeof(struct heap_log),
-					   64),
-			 __ATOMIC_RELEASE);
-	return t->bins;
+	struct aprof_heap_bin *bins = aprof_arena_alloc(
+		&t->machine.arena,
+		(APROF_HEAP_BYTES + 1) * sizeof t->bins[0] + sizeof(struct heap_log), 64);
+
+	if (bins == NULL)
+		return NULL;
+	APROF_PUT(t->heap_next, log_of(bins)->e);
+	APROF_PUT(t->heap_end, log_of(bins)->e + HEAP_LOG);
+	/* published after the log: the writer and aprof_heap_reset read it, then heap_next */
+	__atomic_store_n(&t->bins, bins, __ATOMIC_RELEASE);
+	return bins;
 }
 
 
@@ -355,7 +396,7 @@ APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_
 ** is and leaves these tests here; a free left out is counted as untracked
 ** (log_untracked) or, allocated before aprof_restart, forgotten.
 */
-APROF_NOINSTR static inline int log_charged(const struct heap_entry *e, uint32_t g)
+APROF_NOINSTR static inline int log_charged(const struct aprof_heap_entry *e, uint32_t g)
 {
 	uint64_t tag = e->tag;
 
@@ -365,7 +406,7 @@ APROF_NOINSTR static inline int log_charged(const struct heap_entry *e, uint32_t
 
 
 /* Log entry E, not charged (log_charged): counted as untracked if its block was not followed. */
-APROF_NOINSTR static void log_untracked(const struct heap_entry *e)
+APROF_NOINSTR static void log_untracked(const struct aprof_heap_entry *e)
 {
 	if (e->tag < 64)
 		__atomic_add_fetch(&untracked, 1, __ATOMIC_RELAXED);
@@ -417,7 +458,7 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_RELAXED);
 	uint32_t g = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
 	/* one induction variable: the entry, not its index too */
-	const struct heap_entry *p, *end = &log->e[n], *at = end;
+	const struct aprof_heap_entry *p, *end = &log->e[n], *at = end;
 
 	for (p = &log->e[from]; p != end; p++) {
 		uint64_t size = p->size & APROF_BLOCK_SIZE_MAX, tag = p->tag;
@@ -454,24 +495,28 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 
 
 /*
-** Charges the pending entries of the log after BINS, in their order; its
-** owner, a writer, or a thread that finds it left from before more threads
-** came.  A writer that interrupted a flush (a signal) leaves it to the flush.
+** Charges the pending entries of the log of thread T (its histogram made),
+** in their order; its owner, a writer, or a thread that finds it left from
+** before more threads came.  A writer that interrupted a flush (a signal)
+** leaves it to the flush; one that interrupted log_append between its two
+** stores finds none pending.
 */
-APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
+APROF_NOINSTR static void log_flush(struct aprof_thread *t)
 {
+	struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 	struct heap_log *log = log_of(bins);
-	uint32_t k, n;
+	uint32_t k, n, from;
 
 	if (APROF_GET(log->flushing))
 		return;
 	APROF_PUT(log->flushing, 1);
 	aprof_spin_lock(&log->lock);
-	n = APROF_GET(log->n) / ENTRY_BYTES;
+	n = log_written(t, log);
+	from = APROF_GET(log->done) < n ? APROF_GET(log->done) : n;
 	if (APROF_SINGLE_THREADED())
-		log_replay_alone(bins, log, APROF_GET(log->done) / ENTRY_BYTES, n);
+		log_replay_alone(bins, log, from, n);
 	else
-		for (k = APROF_GET(log->done) / ENTRY_BYTES; k < n; k++)
+		for (k = from; k < n; k++)
 			if (!log_charged(&log->e[k], __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED)))
 				log_untracked(&log->e[k]);
 			else
@@ -480,14 +525,14 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 										    ~(uint64_t)63),
 					    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
 					    log->e[k].size & APROF_BLOCK_SIZE_MAX);
-	APROF_PUT(log->done, n * ENTRY_BYTES);
+	APROF_PUT(log->done, n);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
 }
 
 
 /*
-** Thread T's flush of its full log, after BINS (log_append).  With a clock,
+** Thread T's flush of its full log (log_append).  With a clock,
 ** timed, and its ticks taken out of T's current interval (cost.h's
 ** aprof_interval_skip), so that the context current at the flush, where
 ** its time lands, is charged none of it, exactly.  The probes met a flush
@@ -499,12 +544,11 @@ APROF_NOINSTR static void log_flush(struct aprof_heap_bin *bins)
 ** its countdown at 0) is left the ticks taken out there, to count without
 ** them (heap_probe_end), as there is no other room for them.
 */
-APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof_thread *t,
-								    struct aprof_heap_bin *bins)
+APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof_thread *t)
 {
 	uint64_t last = t->last, start = aprof_clock_read(), ticks;
 
-	log_flush(bins);
+	log_flush(t);
 	ticks = aprof_interval_skip(&t->last, last, aprof_clock_read() - start);
 	if (t->heap_probe == 0)
 		t->heap_probe = (uint32_t)aprof_probe_ticks(ticks, UINT32_MAX);
@@ -512,40 +556,40 @@ APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof
 
 
 /*
-** Appends an event (SIZE, TAG: a log entry) to the log after BINS, thread
-** T's, and charges the log when full (log_flush_timed with a clock).  Entry
-** first, then the count: a writer interrupting between (a signal) sees the
-** entry as not yet written.
+** Appends an event (SIZE, TAG: a log entry) to thread T's log (its
+** histogram made), and charges the log when full (log_flush_timed with a
+** clock).  Entry first, then heap_next: a writer interrupting between (a
+** signal) sees the entry as not yet written.
 */
-APROF_NOINSTR static inline void log_append(struct aprof_thread *t, struct aprof_heap_bin *bins,
-					    uint64_t size, uint64_t tag)
+APROF_NOINSTR static inline void log_append(struct aprof_thread *t, uint64_t size, uint64_t tag)
 {
-	struct heap_log *log = log_of(bins);
-	uint32_t i = log->n;
+	struct aprof_heap_entry *e = t->heap_next;
 
-	log_entry(log, i)->size = size;
-	log_entry(log, i)->tag = tag;
-	APROF_PUT(log->n, i + ENTRY_BYTES);
-	if (APROF_UNLIKELY(i + ENTRY_BYTES == sizeof log->e)) {
+	e->size = size;
+	e->tag = tag;
+	APROF_PUT(t->heap_next, e + 1);
+	if (APROF_UNLIKELY(e + 1 == t->heap_end)) {
+		struct heap_log *log = log_of(t->bins);
+
 		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-			log_flush(bins);
+			log_flush(t);
 		else
-			log_flush_timed(t, bins);
-		APROF_PUT(log->n, 0); /* n first: a flush between sees nothing pending */
+			log_flush_timed(t);
+		APROF_PUT(t->heap_next, log->e); /* first: a flush between sees nothing pending */
 		APROF_PUT(log->done, 0);
 	}
 }
 
 
-/* An event of thread T with histogram BINS, charged now: more than one thread. */
-APROF_NOINSTR static void heap_charge_now(struct aprof_heap_bin *bins, struct aprof_heap_counts *h,
+/* An event of thread T (its histogram made), charged now: more than one thread. */
+APROF_NOINSTR static void heap_charge_now(struct aprof_thread *t, struct aprof_heap_counts *h,
 					  int alloc, uint64_t size)
 {
-	struct heap_log *log = log_of(bins);
+	struct heap_log *log = log_of(t->bins);
 
-	if (APROF_UNLIKELY(APROF_GET(log->done) != APROF_GET(log->n)))
-		log_flush(bins); /* left from when the thread was alone */
-	heap_charge(bins, h, alloc, size);
+	if (APROF_UNLIKELY(APROF_GET(log->done) != log_written(t, log)))
+		log_flush(t); /* left from when the thread was alone */
+	heap_charge(t->bins, h, alloc, size);
 }
 
 
@@ -553,12 +597,9 @@ APROF_NOINSTR void aprof_heap_flush(void)
 {
 	struct aprof_thread *t;
 
-	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
-
-		if (bins != NULL)
-			log_flush(bins);
-	}
+	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next)
+		if (__atomic_load_n(&t->bins, __ATOMIC_ACQUIRE) != NULL)
+			log_flush(t);
 }
 
 
@@ -582,34 +623,32 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 
 /*
 ** The common case of an allocation or a free by thread T, while the process
-** has one thread, no probe is due (none in sampling mode), the log is not
-** about to fill, allocations are followed and T is not in the runtime's own
-** code: no call but glibc's (and an allocation's to the types watch,
-** types.c), a few stores to lines in the cache; anything else goes to
-** heap_alloc_any or heap_free_any, whole.
+** has one thread, no probe is due (none in sampling mode), the log has room
+** for ENTRIES more after these (so that only log_append fills it),
+** allocations are followed without autosaves (heap_common_on) and T is not
+** in the runtime's own code: no call but glibc's (and an allocation's to
+** the types watch, types.c), a few stores to lines in the cache; anything
+** else goes to heap_alloc_any or heap_free_any, whole.
 ** (benchmarks/heap-live.sh: on a heap that misses the cache at every block,
 ** each instruction here costs about a nanosecond, as it keeps the
-** processor from overlapping the misses.)  Returns T's log, or NULL if not
-** the common case.
+** processor from overlapping the misses.)  1 if the common case: T's
+** heap_next is then where to log.
 */
-APROF_NOINSTR static inline struct heap_log *heap_common(struct aprof_thread *t)
+APROF_NOINSTR static inline int heap_common(const struct aprof_thread *t, size_t entries)
 {
-	struct heap_log *log;
-
-	if (APROF_UNLIKELY(t == NULL || t->bins == NULL))
-		return NULL;
-	log = log_of(t->bins);
-	if (APROF_LIKELY(APROF_SINGLE_THREADED() && log->n + ENTRY_BYTES < sizeof log->e &&
-			 __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) && !aprof_busy))
-		return log;
-	return NULL;
+	return APROF_LIKELY(t != NULL && APROF_SINGLE_THREADED() &&
+			    (uintptr_t)t->heap_next + entries * sizeof *t->heap_next <
+				    (uintptr_t)t->heap_end &&
+			    __atomic_load_n(&heap_common_on, __ATOMIC_RELAXED) && !aprof_busy);
 }
 
 
 /*
 ** The calling thread's state if its heap event may be the common case as
 ** far as the clock goes: in sampling mode (aprof_sampled: no clock's kind
-** to test), or with a clock while no probe is due; else NULL.
+** to test, no probe to count down), or with a clock while no probe is due,
+** the event counted towards it (if it is not the common case after all,
+** heap_event counts it again: a probe comes an event early); else NULL.
 */
 APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(void)
 {
@@ -618,33 +657,40 @@ APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(void)
 	if (APROF_LIKELY(t != NULL))
 		return t;
 	t = aprof_self;
-	return t != NULL && aprof_clock_kind != AMON_CLOCK_SAMPLE && t->heap_probe > 1 ? t : NULL;
+	if (t == NULL || aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe <= 1)
+		return NULL;
+	t->heap_probe--;
+	return t;
 }
 
 
 /*
-** Appends (SIZE, TAG) to LOG, and counts the event in thread T's current
-** context C and towards the next probe (heap_common(T) gave LOG).
+** Writes (SIZE, TAG) at thread T's next log entry (heap_common(T) said
+** there is room), and counts the event in T's current context C.
 */
-APROF_NOINSTR static inline void heap_log_common(struct heap_log *log, uint64_t size, uint64_t tag,
-						 struct aprof_thread *t, struct aprof_context *c)
+APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_t size, uint64_t tag,
+						 struct aprof_context *c)
 {
-	uint32_t i = log->n;
+	struct aprof_heap_entry *e = t->heap_next;
 
-	log_entry(log, i)->size = size;
-	log_entry(log, i)->tag = tag;
-	APROF_PUT(log->n, i + ENTRY_BYTES);
+	e->size = size;
+	e->tag = tag;
+	APROF_PUT(t->heap_next, e + 1);
 	APROF_INC(c->heap_events);
-	t->heap_probe--; /* without a test: sampling mode never reads it */
 }
 
 
-/* Thread T in context C, whose counters are H, allocated SIZE bytes: the types watch renewed or begun. */
+/*
+** Thread T in context C, whose counters are H, allocated SIZE bytes: the
+** types watch renewed or begun, unless the process watches nothing
+** (aprof_types_on: a C program), tested first so that a C program's malloc
+** loads nothing of the watch.
+*/
 APROF_NOINSTR static inline void heap_watch(struct aprof_thread *t, struct aprof_context *c,
 					    struct aprof_heap_counts *h, size_t size)
 {
-	if (!aprof_types_rewatch(&t->types, c, aprof_thread_depth(t), t->top->frame,
-				 t->limit == t->top, size))
+	if (aprof_types_on && !aprof_types_rewatch(&t->types, c, aprof_thread_depth(t),
+						   t->top->frame, t->limit == t->top, size))
 		aprof_types_allocated(t, c, h, size);
 }
 
@@ -658,17 +704,16 @@ APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_cou
 heap_alloc_common(size_t size)
 {
 	struct aprof_thread *t = heap_common_thread();
-	struct heap_log *log = heap_common(t);
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 
-	if (log == NULL)
+	if (!heap_common(t, 1))
 		return NULL;
 	c = aprof_thread_current(t);
 	h = c->heap; /* T's own context: T made its counters */
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
-	heap_log_common(log, size, (uintptr_t)h, t, c);
+	heap_log_common(t, size, (uintptr_t)h, c);
 	heap_watch(t, c, h, size);
 	return h;
 }
@@ -691,11 +736,10 @@ APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(
 										uint64_t tag)
 {
 	struct aprof_thread *t = heap_common_thread();
-	struct heap_log *log = heap_common(t);
 
-	if (log == NULL)
+	if (!heap_common(t, 1))
 		return 0;
-	heap_log_common(log, size, tag, t, aprof_thread_current(t));
+	heap_log_common(t, size, tag, aprof_thread_current(t));
 	return 1;
 }
 
@@ -743,9 +787,9 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 		return heap_alloc_first(t, c, size);
 	start = heap_event(t);
 	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(t, bins, size, (uintptr_t)h);
+		log_append(t, size, (uintptr_t)h);
 	else
-		heap_charge_now(bins, h, 1, size);
+		heap_charge_now(t, h, 1, size);
 	aprof_types_allocated(t, c, h, size);
 	if (APROF_UNLIKELY(start != 0))
 		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
@@ -796,24 +840,11 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	if (t->bins == NULL && bins_new(t) == NULL)
 		heap_charge(NULL, h, 0, size);
 	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
-		log_append(t, t->bins, size, (uintptr_t)h | APROF_BLOCK_MARK);
+		log_append(t, size, (uintptr_t)h | APROF_BLOCK_MARK);
 	else
-		heap_charge_now(t->bins, h, 0, size);
+		heap_charge_now(t, h, 0, size);
 	if (APROF_UNLIKELY(start != 0))
 		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
-}
-
-
-/*
-** An allocation charged: aprof_heap_autosave called if set.  Inline, so that
-** the common case (autosave off) is one load and test and makes no call.
-*/
-APROF_NOINSTR static inline void heap_autosave(void)
-{
-	void (*autosave)(void) = __atomic_load_n(&aprof_heap_autosave, __ATOMIC_RELAXED);
-
-	if (APROF_UNLIKELY(autosave != NULL))
-		autosave();
 }
 
 
@@ -828,17 +859,24 @@ APROF_NOINSTR static inline void *heap_put(char *p, size_t size, size_t offset,
 	b.generation = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
 	b.counts = h;
 	aprof_block_put(p, &b);
-	if (h != NULL)
-		heap_autosave();
 	return p;
 }
 
 
-/* aprof_heap_block, every case. */
+/*
+** aprof_heap_block, every case, and the autosave after an allocation
+** charged: the common case leaves it here (heap_common_on).
+*/
 APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, size_t size,
 								    size_t offset)
 {
-	return heap_put((char *)base + offset, size, offset, heap_alloc_any(size));
+	struct aprof_heap_counts *h = heap_alloc_any(size);
+	void (*autosave)(void) = __atomic_load_n(&heap_autosave_fn, __ATOMIC_RELAXED);
+
+	heap_put((char *)base + offset, size, offset, h);
+	if (h != NULL && autosave != NULL)
+		autosave();
+	return (char *)base + offset;
 }
 
 
@@ -864,11 +902,7 @@ APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
 
 APROF_NOINSTR void *aprof_heap_malloc(size_t size)
 {
-	size_t total;
-
-	if (aprof_block_total(size, APROF_BLOCK_HEADER, &total) != 0)
-		return NULL;
-	return heap_block(__libc_malloc(total), size, APROF_BLOCK_HEADER);
+	return heap_block(__libc_malloc(size + APROF_BLOCK_HEADER), size, APROF_BLOCK_HEADER);
 }
 
 
@@ -884,23 +918,21 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 {
 	/* sampling's only: a probe due with a clock is for one event */
 	struct aprof_thread *t = aprof_sampled;
-	struct heap_log *log = heap_common(t);
+	struct aprof_heap_entry *e;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
-	uint32_t i;
 
-	if (log == NULL || log->n + 2 * ENTRY_BYTES >= sizeof log->e ||
-	    (h = (c = aprof_thread_current(t))->heap) == NULL) {
+	if (!heap_common(t, 2) || (h = (c = aprof_thread_current(t))->heap) == NULL) {
 		aprof_heap_free(old, old_size, old_generation);
 		return heap_block(base, size, APROF_BLOCK_HEADER);
 	}
-	/* heap_log_common twice, the free first: entries first, then the count */
-	i = log->n;
-	log_entry(log, i)->size = size_word(old_size, old_generation);
-	log_entry(log, i)->tag = (uintptr_t)old | APROF_BLOCK_MARK;
-	log_entry(log, i + ENTRY_BYTES)->size = size;
-	log_entry(log, i + ENTRY_BYTES)->tag = (uintptr_t)h;
-	APROF_PUT(log->n, i + 2 * ENTRY_BYTES);
+	/* heap_log_common twice, the free first: entries first, then heap_next and the count */
+	e = t->heap_next;
+	e[0].size = size_word(old_size, old_generation);
+	e[0].tag = (uintptr_t)old | APROF_BLOCK_MARK;
+	e[1].size = size;
+	e[1].tag = (uintptr_t)h;
+	APROF_PUT(t->heap_next, e + 2);
 	APROF_INC(c->heap_events);
 	APROF_INC(c->heap_events);
 	heap_watch(t, c, h, size);
@@ -1015,7 +1047,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			struct heap_log *log = log_of(bins);
 
 			aprof_spin_lock(&log->lock);
-			APROF_PUT(log->done, APROF_GET(log->n));
+			APROF_PUT(log->done, log_written(t, log));
 			aprof_spin_unlock(&log->lock);
 		}
 		for (k = 0; bins != NULL && k <= APROF_HEAP_BYTES; k++) {

@@ -86,13 +86,14 @@ extern APROF_HIDDEN int aprof_heap_wanted;
 APROF_HIDDEN void aprof_heap_init(struct aprof_thread *(*thread_start)(void));
 
 /*
-** Called after each allocation charged to a context; NULL (the default): none.
-** The write policy (policy.c) sets it while the program asks for autosaves
-** (aprof_set_autosave), so that the heap, below the policy, never calls up
-** into it by name, and the malloc wrappers' common case loads and tests one
-** pointer and makes no call.
+** AUTOSAVE is called after each allocation charged to a context; NULL (the
+** default): none.  The write policy (policy.c) sets it while the program
+** asks for autosaves (aprof_set_autosave), so that the heap, below the
+** policy, never calls up into it by name; while it is set, allocations
+** take the wrappers' whole case, so that their common case neither tests
+** nor calls it.
 */
-extern APROF_HIDDEN void (*aprof_heap_autosave)(void);
+APROF_HIDDEN void aprof_heap_autosave_set(void (*autosave)(void));
 
 /* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
 APROF_HIDDEN void aprof_heap_on_set(int on);
@@ -111,9 +112,18 @@ extern APROF_HIDDEN uint32_t aprof_heap_generation;
 APROF_HIDDEN void *aprof_heap_block(void *base, size_t size, size_t offset);
 
 /*
-** malloc(SIZE) with headers (aprof_heap_wanted): glibc's block of SIZE
-** bytes and a header, as aprof_heap_block; NULL, errno ENOMEM, if refused.
-** One call from malloc, which jumps here.
+** malloc's requests of fewer bytes than this get a header (aprof_heap_malloc):
+** 2^48 (APROF_BLOCK_SIZE_MAX + 1) while blocks get headers, 0 once
+** APROF_HEAP=0, so that malloc tests both in one comparison.  Larger
+** requests go to glibc as they are, which refuses them (ENOMEM: no 2^48
+** bytes fit in x86-64's user address space); a block glibc gave anyway would
+** be one the wrappers did not hand out, handled as such.
+*/
+extern APROF_HIDDEN size_t aprof_heap_malloc_below;
+
+/*
+** malloc(SIZE), SIZE below aprof_heap_malloc_below: glibc's block of SIZE
+** bytes and a header, as aprof_heap_block; NULL if refused.  malloc jumps here.
 */
 APROF_HIDDEN void *aprof_heap_malloc(size_t size);
 

@@ -44,10 +44,13 @@ APROF_NOINSTR static inline int with_headers(void)
 }
 
 
-/* malloc, inline in realloc too (no call through the PLT). */
+/*
+** malloc, inline in realloc too (no call through the PLT): one comparison
+** for APROF_HEAP=0 and the size (aprof_heap_malloc_below), then a jump.
+*/
 APROF_NOINSTR static inline void *malloc_inline(size_t size)
 {
-	if (!with_headers())
+	if (APROF_UNLIKELY(size >= __atomic_load_n(&aprof_heap_malloc_below, __ATOMIC_RELAXED)))
 		return __libc_malloc(size);
 	return aprof_heap_malloc(size);
 }

@@ -143,7 +143,7 @@ APROF_API void aprof_set_autosave(unsigned long count)
 {
 	__atomic_store_n(&autosave_left, count, __ATOMIC_RELAXED);
 	__atomic_store_n(&autosave_every, count, __ATOMIC_RELEASE);
-	__atomic_store_n(&aprof_heap_autosave, count != 0 ? autosave_count : NULL, __ATOMIC_RELEASE);
+	aprof_heap_autosave_set(count != 0 ? autosave_count : NULL);
 }
 
 

@@ -15,6 +15,7 @@
 #include "types.h"
 
 struct aprof_heap_bin;
+struct aprof_heap_entry;
 
 /*
 ** A shadow-stack entry, pushed at each entry.  An exit matches the top entry
@@ -112,6 +113,8 @@ struct aprof_thread {
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
 	char name[16];                   /* thread name when first seen, and when it ended */
 	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
+	struct aprof_heap_entry *heap_next; /* the heap log's next entry to write (heap.c) */
+	struct aprof_heap_entry *heap_end;  /* the log's end; both NULL until the log is made */
 	struct aprof_types_watch types;  /* the last allocation's constructor candidates */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
