@@ -43,6 +43,10 @@ struct aprof_way {
 	uint64_t calls;               /* calls through here not yet in TO's count */
 } __attribute__((aligned(32)));
 
+/* A way's size is 1 << APROF_WAY_SHIFT bytes (aprof_successor's offsets). */
+#define APROF_WAY_SHIFT 5
+_Static_assert(sizeof(struct aprof_way) == (size_t)1 << APROF_WAY_SHIFT, "a way's size");
+
 /*
 ** A context: a state of the machine.  Contexts are aligned to 64 bytes.  The
 ** first eight cache lines hold the successors cached for the entry hook, in
@@ -110,8 +114,14 @@ APROF_NOINSTR static inline struct aprof_way *aprof_successor(struct aprof_conte
 
 	if (APROF_LIKELY(w->proc == fn))
 		return w;
-	/* APROF_WAY2's, flipped from the first's offset: 6 instructions fewer than from FN. */
-	w = (struct aprof_way *)((char *)cur->way + (at ^ APROF_WAY2_FLIP(fn) * sizeof *w));
+	/*
+	** APROF_WAY2's, flipped from the first's offset (6 instructions fewer
+	** than from FN) by APROF_WAY2_FLIP(FN) ways, whose size is folded into
+	** the flip's shift (one fewer again; JsonCpp: 12% of entries).
+	*/
+	w = (struct aprof_way *)((char *)cur->way +
+				 (at ^ ((fn >> (7 - APROF_WAY_SHIFT) & (APROF_WAYS - 2) << APROF_WAY_SHIFT) |
+					(size_t)1 << APROF_WAY_SHIFT)));
 	return w->proc == fn ? w : NULL;
 }
 
