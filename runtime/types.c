@@ -68,28 +68,16 @@ APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
 
 
 /*
-** Counts the watched allocation at its (size, candidates) site of W's
-** context.  W's candidates past its count are set to 0 first, as a site
-** keeps them (amon.h), so that the sites compare with W's own candidates,
-** not a copy (a fixed count, which GCC unrolls: up to W->n it made a call).
+** A site for watch W's allocation, counted once, appended to its context's
+** at LINK, the list's end.  Apart, so that aprof_types_record, which finds
+** a site nearly always, makes no call and saves no register.
 */
-APROF_NOINSTR static void record(struct aprof_thread *t, struct aprof_types_watch *w)
+APROF_NOINSTR __attribute__((noinline)) static void site_new(struct aprof_thread *t,
+							     const struct aprof_types_watch *w,
+							     struct aprof_type_site **link)
 {
-	struct aprof_type_site *s, **link = &w->heap->sites;
-	uint32_t k, n = 0;
+	struct aprof_type_site *s = aprof_arena_alloc(&t->machine.arena, sizeof *s, 8);
 
-	for (k = 1; k < AMON_CANDIDATES; k++) /* W->n is 1 at least */
-		if (k >= w->n)
-			w->candidate[k] = 0;
-	for (; (s = *link) != NULL; link = &s->next, n++)
-		if (s->s.size == w->size &&
-		    memcmp(s->s.candidate, w->candidate, sizeof s->s.candidate) == 0) {
-			APROF_ADD(s->s.allocs, 1);
-			return;
-		}
-	if (n >= AMON_SITES_MAX)
-		return; /* its type will be unknown (amon.h) */
-	s = aprof_arena_alloc(&t->machine.arena, sizeof *s, 8);
 	if (s == NULL) {
 		APROF_PUT(t->machine.full, 1);
 		return;
@@ -102,26 +90,53 @@ APROF_NOINSTR static void record(struct aprof_thread *t, struct aprof_types_watc
 }
 
 
+/*
+** The watched allocation counted at its (size, candidates) site of the
+** watch's context.  The watch's candidates past its count are set to 0
+** first, as a site keeps them (amon.h), so that the sites compare with the
+** watch's own candidates, not a copy (a fixed count, which GCC unrolls: up
+** to its count it made a call).
+*/
 APROF_NOINSTR void aprof_types_record(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
+	struct aprof_type_site *s, **link = &w->heap->sites;
+	uint32_t k, n = 0;
 
-	record(t, w);
-	/* A candidate still running (an allocation inside it) is unmarked. */
-	if (w->sp < aprof_thread_depth(t) &&
-	    t->stack[w->sp + 1].fn == (w->candidate[w->n - 1] | APROF_FN_WATCHED))
-		t->stack[w->sp + 1].fn = w->candidate[w->n - 1];
+	for (k = 1; k < AMON_CANDIDATES; k++) /* W->n is 1 at least */
+		if (k >= w->n)
+			w->candidate[k] = 0;
+	for (; (s = *link) != NULL; link = &s->next, n++)
+		if (s->s.size == w->size &&
+		    memcmp(s->s.candidate, w->candidate, sizeof s->s.candidate) == 0) {
+			APROF_ADD(s->s.allocs, 1);
+			return;
+		}
+	if (n < AMON_SITES_MAX) /* else its type will be unknown (amon.h) */
+		site_new(t, w, link);
 }
 
 
-/* aprof_types_allocated after a watch that saw a candidate: counted first, under the guard. */
+/*
+** aprof_types_allocated after a watch that saw a candidate: counted first,
+** under the guard.  The one end of a watch that may find its last
+** candidate still running, marked (this allocation made inside it): it is
+** unmarked, as its exit will not be watched.  (An entry that ends a watch
+** is not a candidate, or is its last, unmarked; one of a shallower depth
+** finds the candidates' entries popped.)
+*/
 APROF_NOINSTR __attribute__((noinline)) static void allocated_after(struct aprof_thread *t,
 								    struct aprof_context *c,
 								    struct aprof_heap_counts *h,
 								    uint64_t size)
 {
+	struct aprof_types_watch *w = &t->types;
+	uintptr_t last = w->candidate[w->n - 1];
+
 	aprof_busy = 1;
-	aprof_types_finish(t, &t->types);
+	if (w->sp < aprof_thread_depth(t) && t->stack[w->sp + 1].fn == (last | APROF_FN_WATCHED))
+		t->stack[w->sp + 1].fn = last;
+	aprof_types_finish(t, w);
 	aprof_types_allocated(t, c, h, size);
 }
 
