@@ -224,14 +224,14 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 */
 
 /*
-** The slow path's start on T (guard set): the limit back to the stack's end
-** and the top entry unmarked (a jump's: the common case has not run since),
-** the jump and the watch kept in T->jumped and T->types.
+** The slow path's start on T (guard set): the limit back to the stack's end,
+** no longer the watch's (T->diverted), and the top entry unmarked (a jump's:
+** the common case has not run since), the jump and the watch kept in
+** T->jumped and T->types.
 */
 APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 {
-	if (t->types.diverted)
-		aprof_types_resume(t);
+	t->diverted = 0;
 	t->limit = t->end;
 	t->top->fn &= ~APROF_FN_JUMPED;
 	if (t->jumped)
@@ -400,7 +400,7 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 		return;
 	}
 	aprof_busy = 1;
-	w->diverted = 0;
+	t->diverted = 0;
 	t->limit = t->end;
 	candidate = aprof_types_note(w, cur, top->frame, fn);
 	/* A candidate's exit does not match its entry: leave_watched. */
@@ -437,7 +437,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 	struct aprof_types_watch *w = &t->types;
 	struct aprof_frame *top = t->top;
 
-	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || w->diverted ||
+	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || t->diverted ||
 			   top != t->stack + w->sp + 1)) {
 		leave_slow(fn, site);
 		return;
@@ -445,7 +445,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 	aprof_busy = 1;
 	top->fn = fn; /* a push interrupted by a jump may find it (push) */
 	leave_known(t, top, kind);
-	w->diverted = 1;
+	t->diverted = 1;
 	t->limit = top - 1;
 	__atomic_signal_fence(__ATOMIC_RELEASE); /* the watch whole before the guard goes */
 	aprof_busy = 0;
@@ -461,7 +461,7 @@ PER_CLOCK(leave_watched, (uintptr_t fn, uintptr_t site, struct aprof_thread *t),
 */
 APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint32_t kind)
 {
-	return t->types.diverted && !t->jumped && t->top != t->end &&
+	return aprof_thread_diverted(t) && t->top != t->end &&
 	       (kind == AMON_CLOCK_SAMPLE || (kind == APROF_CLOCK_COUNTER && t->probe > 1));
 }
 

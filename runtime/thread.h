@@ -88,14 +88,16 @@ struct aprof_probes {
 ** top then, so the next entry whatever its depth; the next exit sees the
 ** top entry marked, APROF_FN_JUMPED) or the types watch (types.c: the
 ** allocating depth).  The slow path puts it back to END and finds in JUMPED
-** and the watch what lowered it.
+** and DIVERTED what lowered it: side by side, so that the hooks tell the
+** watch's alone by one load and one comparison (aprof_thread_diverted).
 */
 struct aprof_thread {
 	struct aprof_frame *top;         /* the top entry (STACK: the sentinel, the stack is empty) */
 	struct aprof_frame *limit;       /* a top at which the common case takes the slow path */
 	uint64_t last;                   /* clock at the last hook: charged from here */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
-	int jumped;                      /* a longjmp or catch happened since the last hook */
+	uint8_t jumped;                  /* 1: a longjmp or catch happened since the last hook */
+	uint8_t diverted;                /* 1: the types watch lowered LIMIT (types.c) */
 	struct aprof_frame *stack;       /* the shadow stack: the sentinel, then the entries */
 	struct aprof_frame *end;         /* its last usable entry */
 	size_t lost;                     /* calls not pushed because the stack could not grow */
@@ -222,6 +224,15 @@ APROF_HIDDEN void aprof_thread_stack_reset(struct aprof_thread *t);
 APROF_NOINSTR static inline struct aprof_context *aprof_thread_current(const struct aprof_thread *t)
 {
 	return t->top->ctx;
+}
+
+/*
+** 1 if T's limit is lowered by the types watch and no jump: JUMPED and
+** DIVERTED, 0 or 1 each, read together (GCC merges the two loads).
+*/
+APROF_NOINSTR static inline int aprof_thread_diverted(const struct aprof_thread *t)
+{
+	return (t->jumped | t->diverted << 8) == 1 << 8;
 }
 
 /* The entries on T's shadow stack (its depth). */

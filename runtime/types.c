@@ -51,19 +51,10 @@ APROF_NOINSTR static void divert(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->diverted || aprof_thread_depth(t) > w->sp)
+	if (t->diverted || aprof_thread_depth(t) > w->sp)
 		return;
-	w->diverted = 1;
+	t->diverted = 1;
 	t->limit = t->stack + w->sp;
-}
-
-
-APROF_NOINSTR void aprof_types_resume(struct aprof_thread *t)
-{
-	struct aprof_types_watch *w = &t->types;
-
-	w->diverted = 0;
-	t->limit = t->end;
 }
 
 
@@ -165,7 +156,7 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 	w->size = size;
 	w->n = 0;
 	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
-	w->diverted = 1;
+	t->diverted = 1;
 	t->limit = t->top;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	aprof_busy = 0;

@@ -41,7 +41,6 @@ struct aprof_types_watch {
 	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
 	uint32_t n;                        /* candidates noted so far; APROF_TYPES_OFF */
-	int diverted;                      /* the shadow stack's limit is lowered to depth sp */
 	uintptr_t candidate[AMON_CANDIDATES];
 };
 
@@ -86,7 +85,9 @@ APROF_NOINSTR static inline void aprof_types_thread(struct aprof_types_watch *w)
 ** its top (LIMITED): if W already watches C there and saw no candidate (a
 ** loop that allocates), only its size changes, in one store a signal
 ** handler sees whole, and this returns 1; else 0, and the allocation needs
-** aprof_types_allocated.  1 too if the process watches nothing.  The malloc
+** aprof_types_allocated.  (A limit at the top there, no candidate seen, is
+** the watch's own, or a jump's not yet followed, whose slow path finds the
+** watch as the watch's own limit would.)  1 too if the process watches nothing.  The malloc
 ** wrappers' common case, inline.
 */
 APROF_NOINSTR static inline int aprof_types_rewatch(struct aprof_types_watch *w,
@@ -95,7 +96,7 @@ APROF_NOINSTR static inline int aprof_types_rewatch(struct aprof_types_watch *w,
 {
 	if (APROF_UNLIKELY(w->n != 0))
 		return w->n == APROF_TYPES_OFF;
-	if (w->ctx != c || !w->diverted || !limited || w->sp != depth || w->frame != frame)
+	if (w->ctx != c || !limited || w->sp != depth || w->frame != frame)
 		return 0;
 	APROF_PUT(w->size, size);
 	return 1;
@@ -138,12 +139,6 @@ APROF_NOINSTR static inline void aprof_types_finish(struct aprof_thread *t,
 	w->ctx = NULL;
 	w->n = 0;
 }
-
-/*
-** At a slow-path hook of T whose watch diverted it, before the hook's work:
-** gives the shadow stack back its limit (END, thread.h).
-*/
-APROF_HIDDEN void aprof_types_resume(struct aprof_thread *t);
 
 /*
 ** After a slow-path hook of T (an entry if ENTRY, else an exit): notes a
