@@ -104,15 +104,14 @@ APROF_NOINSTR void aprof_heap_autosave_set(void (*autosave)(void))
 }
 
 
-/* H's live bytes (H locked): its full counters and its tallies. */
+/* H's live bytes (H locked). */
 APROF_NOINSTR static uint64_t counts_live(const struct aprof_heap_counts *h)
 {
-	uint64_t live = h->alloc_bytes - h->free_bytes;
+	uint64_t live = 0;
 	int k;
 
 	for (k = 0; k < AMON_SIZE_CLASSES; k++)
-		live += (h->tally_alloc[k] & (APROF_TALLY_ONE - 1)) -
-			(h->tally_free[k] & (APROF_TALLY_ONE - 1));
+		live += h->bytes[k][APROF_HEAP_ALLOC] - h->bytes[k][APROF_HEAP_FREE];
 	return live;
 }
 
@@ -134,52 +133,22 @@ APROF_NOINSTR static inline void heap_touch(struct aprof_heap_counts *h)
 
 
 /*
-** Adds COUNT events of BYTES to the full counters of H's size class K
-** (H locked): ALLOC 1 for allocations, 0 for frees.
+** Counts an event of SIZE bytes in H, an allocation or a free (F:
+** APROF_HEAP_ALLOC or APROF_HEAP_FREE): its count and its class's bytes.
 */
-APROF_NOINSTR static void counts_add(struct aprof_heap_counts *h, int alloc, int k, uint64_t count,
-				     uint64_t bytes)
+APROF_NOINSTR static inline void counts_add(struct aprof_heap_counts *h, size_t f, uint64_t size)
 {
-	if (alloc) {
-		h->allocs += count;
-		h->alloc_bytes += bytes;
-		h->class_alloc[k] += bytes;
-	} else {
-		h->frees += count;
-		h->free_bytes += bytes;
-		h->class_free[k] += bytes;
-	}
+	h->n[f]++;
+	h->bytes[AMON_SIZE_CLASS(size)][f] += size;
 }
 
 
-/* Empties tally word *W of H's size class K into the full counters (H locked). */
-APROF_NOINSTR static void tally_fold(struct aprof_heap_counts *h, int alloc, int k, uint64_t *w)
+/* counts_add with the counters' lock: more than one thread. */
+APROF_NOINSTR static void heap_count(struct aprof_heap_counts *h, size_t f, uint64_t size)
 {
-	counts_add(h, alloc, k, *w / APROF_TALLY_ONE, *w & (APROF_TALLY_ONE - 1));
-	*w = 0;
-}
-
-
-/*
-** Counts an event of SIZE bytes in H (ALLOC 1: an allocation, 0: a free):
-** one store to its class's tally word, the common case.
-*/
-APROF_NOINSTR static inline void heap_count(struct aprof_heap_counts *h, int alloc, uint64_t size)
-{
-	int k = AMON_SIZE_CLASS(size);
-	uint64_t *w = alloc ? &h->tally_alloc[k] : &h->tally_free[k];
-	uint64_t v;
-
 	aprof_spin_lock(&h->lock);
 	heap_touch(h);
-	if (APROF_LIKELY(size < APROF_TALLY_BYTES)) {
-		v = *w + APROF_TALLY_ONE + size;
-		APROF_PUT(*w, v);
-		if (APROF_UNLIKELY((v & APROF_TALLY_FULL) != 0))
-			tally_fold(h, alloc, k, w);
-	} else {
-		counts_add(h, alloc, k, 1, size);
-	}
+	counts_add(h, f, size);
 	aprof_spin_unlock(&h->lock);
 }
 
@@ -272,30 +241,24 @@ APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
 
 
 /*
-** Counts an event of SIZE bytes (ALLOC 1: an allocation, 0: a free) in
+** Counts an event of SIZE bytes (F: APROF_HEAP_ALLOC or APROF_HEAP_FREE) in
 ** thread T's histogram BINS: a block's bin is its size, so its count says
 ** its bytes, but for the last bin's (heap.h).
 */
-APROF_NOINSTR static inline void bin_count(struct aprof_heap_bin *bins, int alloc, uint64_t size)
+APROF_NOINSTR static inline void bin_count(struct aprof_heap_bin *bins, size_t f, uint64_t size)
 {
-	struct aprof_heap_bin *bin = &bins[AMON_BIN(size)];
-	uint64_t *n = alloc ? &bin->allocs : &bin->frees;
-
 	/* Only its thread adds, but others read and reset it: one instruction. */
-	APROF_INC(*n);
-	if (APROF_UNLIKELY(size >= AMON_BINS - 1)) {
-		bin = &bins[APROF_HEAP_BYTES];
-		n = alloc ? &bin->allocs : &bin->frees;
-		APROF_PUT(*n, *n + size);
-	}
+	APROF_INC(bins[AMON_BIN(size)].n[f]);
+	if (APROF_UNLIKELY(size >= AMON_BINS - 1))
+		APROF_PUT(bins[APROF_HEAP_BYTES].n[f], bins[APROF_HEAP_BYTES].n[f] + size);
 }
 
 
 APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_t k,
 				      struct amon_heap_bin *sum)
 {
-	uint64_t a = __atomic_load_n(&bins[k].allocs, __ATOMIC_RELAXED);
-	uint64_t f = __atomic_load_n(&bins[k].frees, __ATOMIC_RELAXED);
+	uint64_t a = __atomic_load_n(&bins[k].n[APROF_HEAP_ALLOC], __ATOMIC_RELAXED);
+	uint64_t f = __atomic_load_n(&bins[k].n[APROF_HEAP_FREE], __ATOMIC_RELAXED);
 
 	sum->allocs += a;
 	sum->frees += f;
@@ -303,8 +266,10 @@ APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_
 		sum->alloc_bytes += (uint64_t)k * a;
 		sum->free_bytes += (uint64_t)k * f;
 	} else {
-		sum->alloc_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].allocs, __ATOMIC_RELAXED);
-		sum->free_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].frees, __ATOMIC_RELAXED);
+		sum->alloc_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].n[APROF_HEAP_ALLOC],
+						    __ATOMIC_RELAXED);
+		sum->free_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].n[APROF_HEAP_FREE],
+						   __ATOMIC_RELAXED);
 	}
 }
 
@@ -372,21 +337,26 @@ APROF_NOINSTR static void heap_new_peak(struct aprof_heap_counts *h, uint64_t li
 
 
 /*
-** Charges an event of SIZE bytes (ALLOC 1: an allocation, 0: a free) to H,
-** and to histogram BINS unless NULL: the whole charge, at once or from a log.
+** Charges an event of SIZE bytes (F: APROF_HEAP_ALLOC or APROF_HEAP_FREE)
+** to H, and to histogram BINS unless NULL: the whole charge at once, with
+** the counters' lock (more than one thread, or a thread without state).
 */
 APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_heap_counts *h,
-				      int alloc, uint64_t size)
+				      size_t f, uint64_t size)
 {
 	uint64_t live;
 
 	if (bins != NULL)
-		bin_count(bins, alloc, size);
-	heap_count(h, alloc, size);
-	live = live_add(alloc ? size : -size);
-	if (alloc && APROF_UNLIKELY(live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)))
+		bin_count(bins, f, size);
+	heap_count(h, f, size);
+	live = live_add(f == APROF_HEAP_ALLOC ? size : -size);
+	if (f == APROF_HEAP_ALLOC &&
+	    APROF_UNLIKELY(live > __atomic_load_n(&peak_total, __ATOMIC_RELAXED)))
 		heap_new_peak(h, live);
 }
+
+/* What log entry tag TAG is: APROF_HEAP_FREE if it has the mark (a free), else APROF_HEAP_ALLOC. */
+#define log_what(tag) ((size_t)((tag) / APROF_BLOCK_MARK) & APROF_HEAP_FREE)
 
 
 /*
@@ -443,6 +413,22 @@ APROF_NOINSTR static void log_peak_alone(struct heap_log *log, uint32_t at, uint
 
 
 /*
+** Charges an event of SIZE bytes (F: APROF_HEAP_ALLOC or APROF_HEAP_FREE) to
+** H and to histogram BINS, the process having one thread and E the peak's
+** epoch (log_replay_alone): inline twice, F a constant in each.
+*/
+APROF_NOINSTR static inline void log_charge_alone(struct aprof_heap_bin *bins,
+						  struct aprof_heap_counts *h, size_t f, uint64_t size,
+						  uint32_t e)
+{
+	bin_count(bins, f, size);
+	if (APROF_UNLIKELY(h->stamp != e))
+		heap_touch_slow(h, e);
+	counts_add(h, f, size);
+}
+
+
+/*
 ** Charges entries FROM to N of the log LOG after BINS, the process having
 ** one thread: as heap_charge would one by one, without locks, the live
 ** total and the peak in registers.  A batch that raises the peak begins one
@@ -463,29 +449,18 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 	for (p = &log->e[from]; p != end; p++) {
 		uint64_t size = p->size & APROF_BLOCK_SIZE_MAX, tag = p->tag;
 		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
-		int alloc = (tag & APROF_BLOCK_MARK) == 0;
-		size_t c = AMON_SIZE_CLASS(size); /* a word: no sign extension to index with */
-		uint64_t *w, v;
 
-		if (APROF_UNLIKELY(!log_charged(p, g))) {
-			log_untracked(p);
-			continue;
-		}
-		w = alloc ? &h->tally_alloc[c] : &h->tally_free[c];
-		bin_count(bins, alloc, size);
-		if (APROF_UNLIKELY(h->stamp != e))
-			heap_touch_slow(h, e);
-		v = *w + APROF_TALLY_ONE + size;
-		/* below the histogram's last bin, so below APROF_TALLY_BYTES: bin_count's test again */
-		if (APROF_LIKELY((v & APROF_TALLY_FULL) == 0 && size < AMON_BINS - 1))
-			APROF_PUT(*w, v);
-		else
-			heap_count(h, alloc, size);
-		if (!alloc) {
+		if ((tag & APROF_BLOCK_MARK) == 0) {
+			log_charge_alone(bins, h, APROF_HEAP_ALLOC, size, e);
+			if ((live += size) > top) {
+				top = live;
+				at = p;
+			}
+		} else if (APROF_LIKELY(log_charged(p, g))) {
+			log_charge_alone(bins, h, APROF_HEAP_FREE, size, e);
 			live -= size;
-		} else if ((live += size) > top) {
-			top = live;
-			at = p;
+		} else {
+			log_untracked(p);
 		}
 	}
 	__atomic_store_n(&live_total, live, __ATOMIC_RELAXED);
@@ -523,8 +498,7 @@ APROF_NOINSTR static void log_flush(struct aprof_thread *t)
 				heap_charge(bins,
 					    (struct aprof_heap_counts *)(uintptr_t)(log->e[k].tag &
 										    ~(uint64_t)63),
-					    (log->e[k].tag & APROF_BLOCK_MARK) == 0,
-					    log->e[k].size & APROF_BLOCK_SIZE_MAX);
+					    log_what(log->e[k].tag), log->e[k].size & APROF_BLOCK_SIZE_MAX);
 	APROF_PUT(log->done, n);
 	aprof_spin_unlock(&log->lock);
 	APROF_PUT(log->flushing, 0);
@@ -583,13 +557,13 @@ APROF_NOINSTR static inline void log_append(struct aprof_thread *t, uint64_t siz
 
 /* An event of thread T (its histogram made), charged now: more than one thread. */
 APROF_NOINSTR static void heap_charge_now(struct aprof_thread *t, struct aprof_heap_counts *h,
-					  int alloc, uint64_t size)
+					  size_t f, uint64_t size)
 {
 	struct heap_log *log = log_of(t->bins);
 
 	if (APROF_UNLIKELY(APROF_GET(log->done) != log_written(t, log)))
 		log_flush(t); /* left from when the thread was alone */
-	heap_charge(t->bins, h, alloc, size);
+	heap_charge(t->bins, h, f, size);
 }
 
 
@@ -789,7 +763,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	if (APROF_LIKELY(APROF_SINGLE_THREADED()))
 		log_append(t, size, (uintptr_t)h);
 	else
-		heap_charge_now(t, h, 1, size);
+		heap_charge_now(t, h, APROF_HEAP_ALLOC, size);
 	aprof_types_allocated(t, c, h, size);
 	if (APROF_UNLIKELY(start != 0))
 		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
@@ -833,16 +807,16 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	/* The thread's state, if it is profiled and not in the runtime's own code. */
 	t = aprof_busy ? NULL : aprof_self;
 	if (t == NULL) {
-		heap_charge(NULL, h, 0, size);
+		heap_charge(NULL, h, APROF_HEAP_FREE, size);
 		return;
 	}
 	start = heap_event(t);
 	if (t->bins == NULL && bins_new(t) == NULL)
-		heap_charge(NULL, h, 0, size);
+		heap_charge(NULL, h, APROF_HEAP_FREE, size);
 	else if (APROF_LIKELY(APROF_SINGLE_THREADED()))
 		log_append(t, size, (uintptr_t)h | APROF_BLOCK_MARK);
 	else
-		heap_charge_now(t, h, 0, size);
+		heap_charge_now(t, h, APROF_HEAP_FREE, size);
 	if (APROF_UNLIKELY(start != 0))
 		heap_probe_end(t, start, t->heap_probe); /* 0 or a replay's ticks */
 }
@@ -998,30 +972,25 @@ APROF_NOINSTR uint64_t aprof_heap_peak(uint64_t *ticks, uint64_t *untracked_free
 }
 
 
-APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy)
+APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, uint64_t *v)
 {
 	struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
 	int k;
 
-	memset(copy, 0, sizeof *copy);
+	v[AMON_ALLOCS] = v[AMON_ALLOC_BYTES] = v[AMON_FREES] = v[AMON_FREE_BYTES] = 0;
+	for (k = 0; k < AMON_SIZE_CLASSES; k++)
+		v[AMON_CLASS_ALLOC + k] = v[AMON_CLASS_FREE + k] = 0;
 	if (h == NULL)
 		return;
 	aprof_spin_lock(&h->lock);
-	/* Field by field: the lock itself is for atomic access only. */
-	copy->stamp = h->stamp;
-	copy->allocs = h->allocs;
-	copy->alloc_bytes = h->alloc_bytes;
-	copy->frees = h->frees;
-	copy->free_bytes = h->free_bytes;
-	memcpy(copy->class_alloc, h->class_alloc, sizeof copy->class_alloc);
-	memcpy(copy->class_free, h->class_free, sizeof copy->class_free);
+	v[AMON_ALLOCS] = h->n[APROF_HEAP_ALLOC];
+	v[AMON_FREES] = h->n[APROF_HEAP_FREE];
 	for (k = 0; k < AMON_SIZE_CLASSES; k++) {
-		uint64_t a = APROF_GET(h->tally_alloc[k]), f = APROF_GET(h->tally_free[k]);
-
-		counts_add(copy, 1, k, a / APROF_TALLY_ONE, a & (APROF_TALLY_ONE - 1));
-		counts_add(copy, 0, k, f / APROF_TALLY_ONE, f & (APROF_TALLY_ONE - 1));
+		v[AMON_CLASS_ALLOC + k] = h->bytes[k][APROF_HEAP_ALLOC];
+		v[AMON_CLASS_FREE + k] = h->bytes[k][APROF_HEAP_FREE];
+		v[AMON_ALLOC_BYTES] += v[AMON_CLASS_ALLOC + k];
+		v[AMON_FREE_BYTES] += v[AMON_CLASS_FREE + k];
 	}
-	copy->at_peak = h->at_peak;
 	aprof_spin_unlock(&h->lock);
 }
 
@@ -1051,8 +1020,8 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			aprof_spin_unlock(&log->lock);
 		}
 		for (k = 0; bins != NULL && k <= APROF_HEAP_BYTES; k++) {
-			__atomic_store_n(&bins[k].allocs, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&bins[k].frees, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins[k].n[APROF_HEAP_ALLOC], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins[k].n[APROF_HEAP_FREE], 0, __ATOMIC_RELAXED);
 		}
 		for (c = t->machine.first, k = 0; k < n; c = aprof_context_next(c, ++k, n)) {
 			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);
@@ -1060,8 +1029,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			if (h == NULL)
 				continue;
 			aprof_spin_lock(&h->lock);
-			memset((char *)h + offsetof(struct aprof_heap_counts, tally_alloc), 0,
-			       sizeof *h - offsetof(struct aprof_heap_counts, tally_alloc));
+			memset(h->n, 0, sizeof *h - offsetof(struct aprof_heap_counts, n));
 			h->stamp = 0;
 			aprof_types_reset(h);
 			aprof_spin_unlock(&h->lock);

@@ -21,34 +21,25 @@ struct aprof_type_site;
 /*
 ** A context's heap counters, created at the context's first allocation.  A
 ** free may come from any thread, so the counters have a spin lock; the hooks
-** never touch them.  Each allocation and free stores one word here: its size
-** class's tally, the count and the bytes in one (APROF_TALLY_*), folded into
-** the full counters below before either part can overflow.  Read them with
-** aprof_heap_read, which adds the tallies in.
+** never touch them.  Each allocation and free adds to two of them, indexed
+** by what it is (APROF_HEAP_ALLOC, APROF_HEAP_FREE): its count and its
+** bytes in its size class, side by side, so that blocks of up to 256 bytes
+** touch the first cache line alone (the counters are 64-byte aligned), with
+** the types watch's sites.
+** Read them with aprof_heap_read.
 */
 struct aprof_heap_counts {
-	int lock;                                /* 0 free, 1 held */
-	uint32_t stamp;                          /* peak epoch when last changed (see heap.c) */
-	struct aprof_type_site *sites;           /* constructor candidates (types.h), oldest first */
-	uint64_t tally_alloc[AMON_SIZE_CLASSES]; /* allocations not yet folded, by size class */
-	uint64_t tally_free[AMON_SIZE_CLASSES];  /* frees not yet folded, by size class */
-	uint64_t allocs, alloc_bytes;            /* allocations charged here, bytes requested */
-	uint64_t frees, free_bytes;              /* frees of blocks allocated here */
-	uint64_t class_alloc[AMON_SIZE_CLASSES]; /* alloc_bytes by mprof size class */
-	uint64_t class_free[AMON_SIZE_CLASSES];  /* free_bytes by size class */
-	uint64_t at_peak;                        /* live bytes at the last peak, if stamp is its epoch */
+	int lock;                              /* 0 free, 1 held */
+	uint32_t stamp;                        /* peak epoch when last changed (see heap.c) */
+	struct aprof_type_site *sites;         /* constructor candidates (types.h), oldest first */
+	uint64_t n[2];                         /* allocations charged here; frees of blocks
+						  allocated here */
+	uint64_t bytes[AMON_SIZE_CLASSES][2];  /* their bytes by mprof size class */
+	uint64_t at_peak;                      /* live bytes at the last peak, if stamp is its epoch */
 };
 
-/*
-** A tally word: the count in bits 40-63, the bytes in bits 0-39.  One event
-** adds APROF_TALLY_ONE plus its bytes (less than APROF_TALLY_BYTES: larger
-** ones go to the full counters directly); the word is folded as soon as
-** APROF_TALLY_FULL's bits show, the count at 2^23 or the bytes at 2^39, so
-** neither part ever carries into the other.
-*/
-#define APROF_TALLY_ONE ((uint64_t)1 << 40)
-#define APROF_TALLY_BYTES ((uint64_t)1 << 39)
-#define APROF_TALLY_FULL ((uint64_t)1 << 63 | APROF_TALLY_BYTES)
+#define APROF_HEAP_ALLOC 0 /* the index of an allocation's counters */
+#define APROF_HEAP_FREE 1  /* of a free's */
 
 /*
 ** A thread's allocation-size histogram (mprof's bins): AMON_BINS bins, then
@@ -59,7 +50,7 @@ struct aprof_heap_counts {
 ** with four counters a bin.  Read it with aprof_heap_bin_add.
 */
 struct aprof_heap_bin {
-	uint64_t allocs, frees;
+	uint64_t n[2]; /* allocations, frees (APROF_HEAP_ALLOC, APROF_HEAP_FREE) */
 };
 
 #define APROF_HEAP_BYTES AMON_BINS /* the bin after the last: the last bin's bytes */
@@ -168,10 +159,12 @@ APROF_HIDDEN void aprof_heap_flush(void);
 APROF_HIDDEN void aprof_heap_untracked(void);
 
 /*
-** Copies C's counters (all zero if it has none), the tallies folded in (the
-** copy's are zero), consistent even while other threads change them.
+** C's counters (all zero if it has none) into V, as amon.h's counters
+** AMON_ALLOCS to AMON_CLASS_FREE's last (enum amon_count) but
+** AMON_PEAK_BYTES (aprof_heap_at_peak), consistent even while other threads
+** change them.
 */
-APROF_HIDDEN void aprof_heap_read(const struct aprof_context *c, struct aprof_heap_counts *copy);
+APROF_HIDDEN void aprof_heap_read(const struct aprof_context *c, uint64_t *v);
 
 /* Live bytes of context C at the peak of the run's live bytes. */
 APROF_HIDDEN uint64_t aprof_heap_at_peak(const struct aprof_context *c);

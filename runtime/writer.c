@@ -300,22 +300,15 @@ APROF_NOINSTR static const struct aprof_type_site *next_site(const struct aprof_
 /* The counters of C in amon.h's order (enum amon_count) into V, its type sites counted. */
 APROF_NOINSTR static void context_counts(const struct aprof_context *c, uint64_t *v)
 {
-	struct aprof_heap_counts h; /* a copy: other threads may free blocks of C meanwhile */
 	const struct aprof_type_site *s;
 
-	aprof_heap_read(c, &h);
+	aprof_heap_read(c, v); /* a copy: other threads may free blocks of C meanwhile */
 	v[AMON_CALLS] = APROF_GET(c->calls) + c->through; /* aprof_machine_tally */
 	v[AMON_REC] = aprof_context_rec(c);
 	v[AMON_TICKS] = APROF_GET(c->ticks);
 	v[AMON_EVENTS] = APROF_GET(c->events);
 	v[AMON_HEAP_EVENTS] = APROF_GET(c->heap_events);
-	v[AMON_ALLOCS] = h.allocs;
-	v[AMON_ALLOC_BYTES] = h.alloc_bytes;
-	v[AMON_FREES] = h.frees;
-	v[AMON_FREE_BYTES] = h.free_bytes;
 	v[AMON_PEAK_BYTES] = aprof_heap_at_peak(c);
-	memcpy(v + AMON_CLASS_ALLOC, h.class_alloc, sizeof h.class_alloc);
-	memcpy(v + AMON_CLASS_FREE, h.class_free, sizeof h.class_free);
 	v[AMON_SITES] = 0;
 	for (s = first_site(c); s != NULL && v[AMON_SITES] < AMON_SITES_MAX; s = next_site(s))
 		v[AMON_SITES]++;
