@@ -139,7 +139,7 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		cur = aprof_thread_land(t, frame, site);
 	w = aprof_successor(cur, fn);
 	if (APROF_UNLIKELY(w == NULL))
-		w = aprof_successor_cache(cur, fn, aprof_transition(&t->machine, cur, fn));
+		w = aprof_successor_miss(&t->machine, cur, fn);
 	count(w);
 	charge(t, cur, 1);
 	if (APROF_UNLIKELY(t->top == t->end) && aprof_thread_grow_stack(t) != 0) {
@@ -333,27 +333,31 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 ** An entry that the common case found with its successor not cached (a way
 ** holding another routine's): the transition table instead of the cache
 ** (B1), the successor cached, and the common case's work, without the slow
-** path's calls; the slow path if the table does not know the transition.
-** Lua's calls miss the cache 6-8% of the time (parser.lua, strings.lua,
-** binary-trees.lua).  Tail-called by the hook, which has checked all else.
-** The guard is set around the table, which a signal handler's slow path may
-** grow (transition.c).  One copy for each clock KIND (the CPU's counter or
-** sampling), which the hook knows: no load nor test of the clock's kind.
+** path's calls; the slow path if the table does not know the transition or
+** the way must put one in it (aprof_successor_cache).  Lua's calls miss the
+** cache 6-8% of the time (parser.lua, strings.lua, binary-trees.lua).
+** Tail-called by the hook, which has checked all else.  The guard is set
+** around the table, which a signal handler's slow path may grow
+** (transition.c).  One copy for each clock KIND (the CPU's counter or
+** sampling), which the hook knows: no load nor test of the clock's kind
+** (always inlined: GCC kept one copy that tests KIND once the way's table
+** test grew it, 1.4 million more instructions on JsonCpp small.json).
 */
-APROF_NOINSTR static inline void enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame,
-						uint32_t kind)
+APROF_NOINSTR static inline __attribute__((always_inline)) void
+enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *cur = aprof_thread_current(t), *next;
+	struct aprof_way *w;
 
 	aprof_busy = 1;
 	next = aprof_transition_known(&t->machine, cur, fn);
-	if (APROF_UNLIKELY(next == NULL)) {
+	if (APROF_UNLIKELY(next == NULL || (w = aprof_successor_cache(cur, fn, next)) == NULL)) {
 		aprof_busy = 0;
 		enter_slow(fn, site, frame);
 		return;
 	}
-	enter_known(t, cur, aprof_successor_cache(cur, fn, next), fn, site, frame, kind);
+	enter_known(t, cur, w, fn, site, frame, kind);
 	aprof_busy = 0;
 }
 

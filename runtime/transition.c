@@ -58,18 +58,23 @@ APROF_NOINSTR static struct aprof_context *context_new(struct aprof_machine *m, 
 	/* Zeroed by the arena (fresh pages): every count 0, every way empty. */
 	struct aprof_context *c;
 	struct aprof_context **head;
+	uint32_t i;
 
 	if (m->contexts > m->bucket_mask && buckets_grow(m) != 0)
 		return NULL;
 	c = aprof_arena_alloc(&m->arena, offsetof(struct aprof_context, history) +
-				      own * sizeof c->history[0], 64);
+				      (own > APROF_INLINE ? own * sizeof c->history[0] : 0), 64);
 	if (c == NULL)
 		return NULL;
 	c->depth = n;
 	c->prefix = prefix;
 	c->hash = hash;
 	c->own = own;
-	memcpy(c->history, h + n - own, own * sizeof h[0]);
+	for (i = 0; i < own; i++)
+		if (own > APROF_INLINE)
+			c->history[i] = h[n - own + i];
+		else
+			c->way[APROF_WAYS - APROF_INLINE + i].spare = h[n - own + i];
 	head = bucket_of(m, hash);
 	c->same_hash = *head;
 	*head = c;
@@ -142,24 +147,6 @@ APROF_NOINSTR static int table_grow(struct aprof_machine *m)
 }
 
 
-/* Adds the transition (FROM, PROC) -> TO; returns 0, or -1 if it cannot grow. */
-APROF_NOINSTR static int table_put(struct aprof_machine *m, const struct aprof_context *from,
-				   uintptr_t proc, struct aprof_context *to)
-{
-	struct aprof_transition *t;
-
-	if (2 * (m->transitions + 1) > m->mask + 1 && table_grow(m) != 0)
-		return -1;
-	t = slot_find(m, from, proc);
-	if (t->proc == 0)
-		APROF_ADD(m->transitions, 1);
-	t->from = from;
-	t->proc = proc;
-	t->to = to;
-	return 0;
-}
-
-
 /* Makes sure each third of the scratch holds N entries. */
 APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 {
@@ -181,13 +168,16 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 
 APROF_NOINSTR int aprof_context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n)
 {
+	uint32_t i;
+
 	if (c->depth != n)
 		return 0;
 	/* Each context of the chain holds the entries before its successor's. */
 	for (; n > 0; c = c->prefix) {
 		n -= c->own;
-		if (memcmp(c->history, h + n, c->own * sizeof h[0]) != 0)
-			return 0;
+		for (i = 0; i < c->own; i++)
+			if (aprof_context_entry(c, i) != h[n + i])
+				return 0;
 	}
 	return 1;
 }
@@ -240,7 +230,13 @@ APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *
 }
 
 
-APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
+/*
+** B2-B3: the context after FROM calls PROC, a transition in no way of FROM
+** nor in the table; FROM if memory runs out, with M->full set (staying in
+** FROM keeps the shadow stack balanced; the report says the profile is
+** incomplete).
+*/
+APROF_NOINSTR static struct aprof_context *transition_new(struct aprof_machine *m,
 							  struct aprof_context *from, uintptr_t proc)
 {
 	struct aprof_context *to;
@@ -254,13 +250,46 @@ APROF_NOINSTR struct aprof_context *aprof_transition_slow(struct aprof_machine *
 	aprof_context_history(from, h);
 	n = aprof_history_next(h, from->depth, proc, m->scratch);
 	to = n == 0 ? from : context_intern(m, m->scratch, n, next);
-	if (to == NULL || table_put(m, from, proc, to) != 0)
+	if (to == NULL)
 		goto full;
+	APROF_ADD(m->transitions, 1);
 	return to;
 full:
-	/* Staying in FROM keeps the shadow stack balanced; the report says the profile is incomplete. */
 	APROF_PUT(m->full, 1);
 	return from;
+}
+
+
+/* Puts the transition (FROM, PROC) -> TO in M's table; out of memory, drops it. */
+APROF_NOINSTR static void table_put(struct aprof_machine *m, const struct aprof_context *from,
+				    uintptr_t proc, struct aprof_context *to)
+{
+	struct aprof_transition *t;
+
+	if (2 * (m->used + 1) > m->mask + 1 && table_grow(m) != 0)
+		return;
+	t = slot_find(m, from, proc);
+	if (t->proc == 0)
+		m->used++;
+	t->from = from;
+	t->proc = proc;
+	t->to = to;
+}
+
+
+APROF_NOINSTR struct aprof_way *aprof_successor_miss(struct aprof_machine *m,
+						     struct aprof_context *cur, uintptr_t fn)
+{
+	struct aprof_context *next = aprof_transition_known(m, cur, fn);
+	struct aprof_way *w = aprof_successor_way(cur, fn);
+	int kept = next != NULL;
+
+	if (w->proc != 0 && !(cur->kept & 1u << (w - cur->way)))
+		table_put(m, cur, w->proc, w->to);
+	if (!kept)
+		next = transition_new(m, cur, fn);
+	aprof_successor_put(cur, w, fn, next, kept);
+	return w;
 }
 
 

@@ -35,61 +35,101 @@ struct aprof_heap_counts;
 ** zero: PROC 0 is no routine's address, so the hook's test needs no test for
 ** an empty way.  32 bytes, so that no way straddles two lines (with 24,
 ** four in sixteen did: JsonCpp, 0.4 million more first-level write misses)
-** and a way's offset is a shift and a mask.
+** and a way's offset is a shift and a mask; the fourth word is not the
+** way's but one of its context's own fields (struct aprof_context).
 */
 struct aprof_way {
 	uintptr_t proc;               /* the routine called; 0: empty (or being given away) */
 	struct aprof_context *to;     /* the context it leads to; NULL: never used */
 	uint64_t calls;               /* calls through here not yet in TO's count */
+	uint64_t spare;               /* a field of the context (aprof_context), not the way's */
 } __attribute__((aligned(32)));
 
 /* A way's size is 1 << APROF_WAY_SHIFT bytes (aprof_successor's offsets). */
 #define APROF_WAY_SHIFT 5
 _Static_assert(sizeof(struct aprof_way) == (size_t)1 << APROF_WAY_SHIFT, "a way's size");
 
+/* History entries held in the last ways' spare words (aprof_context). */
+#define APROF_INLINE 3
+
 /*
-** A context: a state of the machine.  Contexts are aligned to 64 bytes.  The
-** first eight cache lines hold the successors cached for the entry hook, in
-** one of two ways set by the called routine's address, first so that a
-** way's address is the context's plus its offset; the ninth what a sample
-** and heap tracking charge; the tenth what the writer's passes over all
-** contexts read, with the history (a write of 201,001 contexts: 55 -> 48
-** ms of CPU).  Calls and rec hold only what the ways have given up: a
-** context's calls are its own plus the counts of the ways that lead to it
+** A context: a state of the machine, 512 bytes aligned to 64.  Its eight
+** cache lines hold the successors cached for the entry hook, in one of two
+** ways set by the called routine's address, first so that a way's address
+** is the context's plus its offset; and in the fourth word of each way one
+** of the context's own fields, so that it needs no line of its own (640
+** bytes a context before: 16 ways use 24 of their 32 bytes).  A sample's
+** ticks and the events of counter mode share the first line, heap
+** tracking's fields the second, the writer's walk ('next', 'held') the
+** third.  Calls and rec hold only what the ways have given up: a context's
+** calls are its own plus the counts of the ways that lead to it
 ** (aprof_machine_tally adds them up).
 **
 ** The history is stored as the context whose whole history is its longest
-** proper prefix (the root's empty one if no other) and the entries after
-** it: on Lua's parser.lua 1.1 entries a context against 34 in all, so that
-** a context takes 640 bytes rather than 913 (aprof_context_history spells
-** it out).  Only the slow path and the writer read it.
+** proper prefix (the root's empty one if no other) and the OWN entries
+** after it: on Lua's parser.lua 1.1 entries a context against 34 in all.
+** Up to APROF_INLINE of them lie in the last ways' spare words, more after
+** the ways ('history').  Only the slow path and the writer read it
+** (aprof_context_entry, aprof_context_history).
 */
 struct aprof_context {
-	struct aprof_way way[APROF_WAYS]; /* by their routine's address (APROF_WAY, APROF_WAY2) */
-	uint64_t ticks;                   /* clock ticks charged while current */
-	uint64_t calls;                   /* entries by a non-recursive call, from ways given up */
-	uint64_t rec;                     /* direct recursive calls made while current, the same */
-	uint64_t events;                  /* intervals in ticks that ended in an entry hook */
-	uint64_t heap_events;             /* heap-tracking calls made while current (heap.c) */
-	struct aprof_heap_counts *heap;   /* allocations charged here (heap.h), NULL if none */
-	struct aprof_context *same_hash;  /* next context in its bucket of the B2 index */
-	struct aprof_context *next __attribute__((aligned(64))); /* all, in creation order */
-	uint32_t depth;                   /* n: entries in the history */
-	uint32_t held;                    /* bit W: way W has held a successor, for the writer */
-	uint64_t through;                 /* the writer's: calls counted by other contexts' ways */
-	const struct aprof_context *prefix; /* its history is s_1..s_{n-own}; NULL: the root */
-	uint64_t hash;                    /* of s_1..s_n (aprof_history_hash_step) */
-	uint32_t own;                     /* entries held here: s_{n-own+1}..s_n */
-	uint64_t history[];               /* those, amon.h entry encoding */
+	union {
+		struct aprof_way way[APROF_WAYS]; /* by their routine's address (APROF_WAY, APROF_WAY2) */
+		struct {                          /* the ways' spare words */
+			uint64_t w0_[3];
+			uint64_t ticks;                  /* clock ticks charged while current */
+			uint64_t w1_[3];
+			uint64_t events;                 /* intervals in ticks that ended in an entry hook */
+			uint64_t w2_[3];
+			uint64_t heap_events;            /* heap-tracking calls made while current (heap.c) */
+			uint64_t w3_[3];
+			struct aprof_heap_counts *heap;  /* allocations charged here (heap.h), NULL if none */
+			uint64_t w4_[3];
+			struct aprof_context *next;      /* all, in creation order */
+			uint64_t w5_[3];
+			uint32_t depth;                  /* n: entries in the history */
+			uint32_t held;                   /* bit W: way W has held a successor, for the writer */
+			uint64_t w6_[3];
+			uint64_t through;                /* the writer's: calls counted by other contexts' ways */
+			uint64_t w7_[3];
+			uint64_t calls;                  /* entries by a non-recursive call, from ways given up */
+			uint64_t w8_[3];
+			uint64_t rec;                    /* direct recursive calls made while current, the same */
+			uint64_t w9_[3];
+			struct aprof_context *same_hash; /* next context in its bucket of the B2 index */
+			uint64_t w10_[3];
+			const struct aprof_context *prefix; /* its history is s_1..s_{n-own}; NULL: the root */
+			uint64_t w11_[3];
+			uint64_t hash;                   /* of s_1..s_n (aprof_history_hash_step) */
+			uint64_t w12_[3];
+			uint32_t own;                    /* entries held here: s_{n-own+1}..s_n */
+			uint32_t kept;                   /* bit W: way W's transition is in the table too */
+		};                                       /* then APROF_INLINE entries, if OWN is no more */
+	};
+	uint64_t history[];               /* the OWN entries if more than APROF_INLINE */
 };
+
+_Static_assert(offsetof(struct aprof_context, kept) < (APROF_WAYS - APROF_INLINE) * 32,
+	       "the inline history's spare words are free");
+_Static_assert(sizeof(struct aprof_context) == APROF_WAYS * sizeof(struct aprof_way),
+	       "the context's fields lie in its ways");
+
+/* Entry I (from 0) of the OWN entries C holds, amon.h's encoding. */
+APROF_NOINSTR static inline uint64_t aprof_context_entry(const struct aprof_context *c, uint32_t i)
+{
+	return c->own <= APROF_INLINE ? c->way[APROF_WAYS - APROF_INLINE + i].spare : c->history[i];
+}
 
 /* Writes C's history, s_1..s_n (n = C->depth), to OUT. */
 APROF_NOINSTR static inline void aprof_context_history(const struct aprof_context *c,
 						       uint64_t *out)
 {
+	uint32_t i;
+
 	/* Each context of the chain fills its own entries, up to the root's none. */
 	for (; c->depth > 0; c = c->prefix)
-		__builtin_memcpy(out + c->depth - c->own, c->history, c->own * sizeof out[0]);
+		for (i = 0; i < c->own; i++)
+			out[c->depth - c->own + i] = aprof_context_entry(c, i);
 }
 
 /* 1 if C's whole history is H[0..N-1], else 0. */
@@ -150,28 +190,59 @@ APROF_NOINSTR static inline void aprof_way_flush(struct aprof_context *owner, st
 }
 
 /*
-** Caches NEXT, CUR's successor on a call of FN, not cached yet: in an empty
-** way of FN's, else in its first, given up first.  Returns the way.  The
-** guard held.
+** The way of CUR to cache its successor on a call of FN in: an empty way of
+** FN's, else its first.
+*/
+APROF_NOINSTR static inline struct aprof_way *aprof_successor_way(struct aprof_context *cur,
+								  uintptr_t fn)
+{
+	struct aprof_way *w = &cur->way[APROF_WAY(fn)], *w2 = &cur->way[APROF_WAY2(fn)];
+
+	return w->proc != 0 && w2->proc == 0 ? w2 : w;
+}
+
+/*
+** Caches NEXT in way W of CUR, its successor on a call of FN, W given up
+** first; KEPT: the table holds the transition too (cur->kept).  The guard
+** held.
+*/
+APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur,
+						     struct aprof_way *w, uintptr_t fn,
+						     struct aprof_context *next, int kept)
+{
+	uint32_t bit = 1u << (w - cur->way);
+
+	aprof_way_flush(cur, w);
+	APROF_PUT(w->to, next);
+	APROF_PUT(cur->held, cur->held | bit); /* after TO: the writer's test */
+	cur->kept = kept ? cur->kept | bit : cur->kept & ~bit;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a hook that matches FN finds NEXT */
+	APROF_PUT(w->proc, fn);
+}
+
+/*
+** Caches NEXT, CUR's successor on a call of FN, found in the table (B1),
+** not cached yet; returns the way.  The table holds only the transitions
+** ways gave up (every other is in a way of its 'from'), so a way that gives
+** up one the table lacks must put it there: then NULL, nothing cached, for
+** the slow path (aprof_successor_miss), so that the hooks' second case
+** calls nothing.  The guard held.
 */
 APROF_NOINSTR static inline struct aprof_way *
 aprof_successor_cache(struct aprof_context *cur, uintptr_t fn, struct aprof_context *next)
 {
-	struct aprof_way *w = &cur->way[APROF_WAY(fn)], *w2 = &cur->way[APROF_WAY2(fn)];
+	struct aprof_way *w = aprof_successor_way(cur, fn);
 
-	if (w->proc != 0 && w2->proc == 0)
-		w = w2;
-	aprof_way_flush(cur, w);
-	APROF_PUT(w->to, next);
-	APROF_PUT(cur->held, cur->held | 1u << (w - cur->way)); /* after TO: the writer's test */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a hook that matches FN finds NEXT */
-	APROF_PUT(w->proc, fn);
+	if (APROF_UNLIKELY(w->proc != 0 && !(cur->kept & 1u << (w - cur->way))))
+		return NULL;
+	aprof_successor_put(cur, w, fn, next, 1);
 	return w;
 }
 
 /*
-** One slot of the transition table, keyed by (from, proc).  An empty slot
-** has proc == 0 (entry addresses are never 0).
+** One slot of the transition table, keyed by (from, proc): a transition a
+** way gave up (aprof_successor_cache).  An empty slot has proc == 0 (entry
+** addresses are never 0).
 */
 struct aprof_transition {
 	const struct aprof_context *from;
@@ -186,12 +257,14 @@ struct aprof_transition {
 ** index of them by the hash of their history (chained through 'same_hash',
 ** at most one context a bucket on average).  The paper's (NULL, proc) keys
 ** in the table would double its keys: on parser.lua 3 MiB of table against
-** 1.5 MiB and 0.25 MiB of buckets.
+** 1.5 MiB and 0.25 MiB of buckets; and every transition in it, not only
+** those the ways gave up (parser.lua: 225 of 18,352), 1.5 MiB against 24 KiB.
 */
 struct aprof_machine {
 	struct aprof_transition *slots;
 	size_t mask;                     /* slots - 1 */
-	size_t transitions;              /* occupied slots */
+	size_t used;                     /* occupied slots */
+	size_t transitions;              /* transitions made (B2, B3) */
 	struct aprof_context **bucket;   /* B2's index: [hash & bucket_mask], chained */
 	size_t bucket_mask;              /* buckets - 1 */
 	struct aprof_context *root;      /* depth 0: no routine active */
@@ -207,9 +280,15 @@ struct aprof_machine {
 /* Prepares M with an empty table and a root context; returns 0, or -1 if out of memory. */
 APROF_HIDDEN int aprof_machine_init(struct aprof_machine *m);
 
-/* Steps B2-B3: the slow path of aprof_transition, for a transition not yet in the table. */
-APROF_HIDDEN struct aprof_context *aprof_transition_slow(struct aprof_machine *m,
-							 struct aprof_context *from, uintptr_t proc);
+/*
+** The way of CUR that holds its successor on a call of FN, not cached: B1
+** from the table, else B2-B3, which never fail: if memory runs out the way
+** stays in CUR, and M->full is set.  The transition the way gives up goes to
+** the table if not there (out of memory, it is dropped: B2 makes it again,
+** the same).  The guard held.
+*/
+APROF_HIDDEN struct aprof_way *aprof_successor_miss(struct aprof_machine *m,
+						    struct aprof_context *cur, uintptr_t fn);
 
 /*
 ** The slot where the key (FROM, PROC) starts its probe sequence.  FROM is
@@ -227,8 +306,9 @@ APROF_NOINSTR static inline size_t aprof_transition_hash(const struct aprof_mach
 }
 
 /*
-** B1: the context after FROM calls PROC if the table knows the transition,
-** else NULL.  Inline and without a call, for the hooks' common case.
+** B1 from the table: the context after FROM calls PROC if a way of FROM gave
+** the transition up, else NULL.  Inline and without a call, for the hooks'
+** second case (the ways missed).
 */
 APROF_NOINSTR static inline struct aprof_context *
 aprof_transition_known(const struct aprof_machine *m, const struct aprof_context *from,
@@ -244,19 +324,6 @@ aprof_transition_known(const struct aprof_machine *m, const struct aprof_context
 		i = (i + 1) & m->mask;
 	}
 	return NULL;
-}
-
-/*
-** The context after FROM calls PROC: B1, or for a new transition the slow
-** path (B2, B3), which never fails: if memory runs out it stays in FROM and
-** sets M->full.
-*/
-APROF_NOINSTR static inline struct aprof_context *
-aprof_transition(struct aprof_machine *m, struct aprof_context *from, uintptr_t proc)
-{
-	struct aprof_context *to = aprof_transition_known(m, from, proc);
-
-	return to != NULL ? to : aprof_transition_slow(m, from, proc);
 }
 
 /*

@@ -324,7 +324,7 @@ APROF_NOINSTR static int code_sites(struct coder *k, const struct aprof_context 
 				    const uint64_t *v)
 {
 	const struct aprof_type_site *s = first_site(c);
-	uint64_t prev = c->own > 0 ? c->history[c->own - 1] : 0, i; /* s_n */
+	uint64_t prev = c->own > 0 ? aprof_context_entry(c, c->own - 1) : 0, i; /* s_n */
 	struct amon_type_site as;
 
 	if (grow_reserve(&k->bytes, v[AMON_SITES] * AMON_SITE_MAX) != 0)
