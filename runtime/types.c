@@ -109,6 +109,33 @@ APROF_NOINSTR void aprof_types_record(struct aprof_thread *t)
 
 
 /*
+** T's watch of the allocation of SIZE bytes it has just made in context C,
+** whose counters are H, begun under the guard.  A signal handler's hooks
+** must not see the watch half made; the fences keep the guard's stores,
+** which nothing here reads, where they are.
+*/
+APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct aprof_context *c,
+					     struct aprof_heap_counts *h, uint64_t size)
+{
+	struct aprof_types_watch *w = &t->types;
+
+	aprof_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	w->ctx = c;
+	w->heap = h;
+	w->sp = aprof_thread_depth(t);
+	w->frame = t->top->frame;
+	w->size = size;
+	w->n = 0;
+	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
+	t->diverted = 1;
+	t->limit = t->top;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	aprof_busy = 0;
+}
+
+
+/*
 ** aprof_types_allocated after a watch that saw a candidate: counted first,
 ** under the guard.  The one end of a watch that may find its last
 ** candidate still running, marked (this allocation made inside it): it is
@@ -128,7 +155,7 @@ APROF_NOINSTR __attribute__((noinline)) static void allocated_after(struct aprof
 	if (w->sp < aprof_thread_depth(t) && t->stack[w->sp + 1].fn == (last | APROF_FN_WATCHED))
 		t->stack[w->sp + 1].fn = last;
 	aprof_types_finish(t, w);
-	aprof_types_allocated(t, c, h, size);
+	watch_begin(t, c, h, size);
 }
 
 
@@ -143,23 +170,7 @@ APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 			allocated_after(t, c, h, size);
 		return;
 	}
-	/*
-	** A signal handler's hooks must not see the watch half made; the fences
-	** keep the guard's stores, which nothing here reads, where they are.
-	*/
-	aprof_busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	w->ctx = c;
-	w->heap = h;
-	w->sp = aprof_thread_depth(t);
-	w->frame = t->top->frame;
-	w->size = size;
-	w->n = 0;
-	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
-	t->diverted = 1;
-	t->limit = t->top;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	aprof_busy = 0;
+	watch_begin(t, c, h, size);
 }
 
 
