@@ -34,10 +34,14 @@ static void (*heap_autosave_fn)(void);
 
 /*
 ** 1 while allocations are followed and no autosave is set: the wrappers'
-** common case tests this alone, and leaves autosaves to the whole case.
+** common case is open, and leaves autosaves to the whole case.  Each
+** thread's log end says it (log_gate), so that the common case tests it
+** with the log's room.
 */
 static int heap_common_on;
 static int gate_lock; /* held while heap_common_on is worked out */
+
+static void log_gate(struct aprof_thread *t, struct aprof_heap_bin *bins);
 
 /* startup.c's, given to aprof_heap_init: the heap never calls up into the start-up by name. */
 static struct aprof_thread *(*heap_thread_start)(void);
@@ -78,14 +82,25 @@ APROF_NOINSTR void aprof_heap_init(struct aprof_thread *(*thread_start)(void))
 }
 
 
-/* heap_common_on worked out again, after a change to what it depends on. */
+/*
+** heap_common_on worked out again, after a change to what it depends on,
+** and every thread's log end set by it.
+*/
 APROF_NOINSTR static void heap_gate(void)
 {
+	struct aprof_thread *t;
+
 	aprof_spin_lock(&gate_lock);
 	__atomic_store_n(&heap_common_on,
 			 __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) &&
 				 __atomic_load_n(&heap_autosave_fn, __ATOMIC_RELAXED) == NULL,
-			 __ATOMIC_RELEASE);
+			 __ATOMIC_SEQ_CST);
+	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
+		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_SEQ_CST);
+
+		if (bins != NULL)
+			log_gate(t, bins);
+	}
 	aprof_spin_unlock(&gate_lock);
 }
 
@@ -233,10 +248,29 @@ APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
 	if (bins == NULL)
 		return NULL;
 	APROF_PUT(t->heap_next, log_of(bins)->e);
-	APROF_PUT(t->heap_end, log_of(bins)->e + HEAP_LOG);
 	/* published after the log: the writer and aprof_heap_reset read it, then heap_next */
-	__atomic_store_n(&t->bins, bins, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->bins, bins, __ATOMIC_SEQ_CST);
+	log_gate(t, bins);
 	return bins;
+}
+
+
+/*
+** Sets thread T's log end (T's log after BINS) as heap_common_on says: the
+** end while it is 1, else NULL, no room for the common case.  Again if
+** heap_common_on changed meanwhile (heap_gate on another thread, or in a
+** signal handler, which may have missed T's new log): the last one to
+** store sees the last value.
+*/
+APROF_NOINSTR static void log_gate(struct aprof_thread *t, struct aprof_heap_bin *bins)
+{
+	int on;
+
+	do {
+		on = __atomic_load_n(&heap_common_on, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&t->heap_end, on ? log_of(bins)->e + HEAP_LOG : NULL,
+				 __ATOMIC_SEQ_CST);
+	} while (__atomic_load_n(&heap_common_on, __ATOMIC_SEQ_CST) != on);
 }
 
 
@@ -538,13 +572,12 @@ APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof
 APROF_NOINSTR static inline void log_append(struct aprof_thread *t, uint64_t size, uint64_t tag)
 {
 	struct aprof_heap_entry *e = t->heap_next;
+	struct heap_log *log = log_of(t->bins);
 
 	e->size = size;
 	e->tag = tag;
 	APROF_PUT(t->heap_next, e + 1);
-	if (APROF_UNLIKELY(e + 1 == t->heap_end)) {
-		struct heap_log *log = log_of(t->bins);
-
+	if (APROF_UNLIKELY(e + 1 == log->e + HEAP_LOG)) {
 		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 			log_flush(t);
 		else
@@ -598,8 +631,8 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 /*
 ** The common case of an allocation or a free by thread T, while the process
 ** has one thread, no probe is due (none in sampling mode), the log has room
-** for ENTRIES more after these (so that only log_append fills it),
-** allocations are followed without autosaves (heap_common_on) and T is not
+** for ENTRIES more after these (so that only log_append fills it) and is
+** open (log_gate: allocations followed without autosaves), and T is not
 ** in the runtime's own code: no call but glibc's (and an allocation's to
 ** the types watch, types.c), a few stores to lines in the cache; anything
 ** else goes to heap_alloc_any or heap_free_any, whole.
@@ -613,7 +646,7 @@ APROF_NOINSTR static inline int heap_common(const struct aprof_thread *t, size_t
 	return APROF_LIKELY(t != NULL && APROF_SINGLE_THREADED() &&
 			    (uintptr_t)t->heap_next + entries * sizeof *t->heap_next <
 				    (uintptr_t)t->heap_end &&
-			    __atomic_load_n(&heap_common_on, __ATOMIC_RELAXED) && !aprof_busy);
+			    !aprof_busy);
 }
 
 
@@ -654,41 +687,53 @@ APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_
 }
 
 
+/* heap_watch's watch begun (aprof_types_allocated); returns P. */
+APROF_NOINSTR __attribute__((noinline)) static void *heap_watch_new(struct aprof_thread *t,
+								    struct aprof_context *c,
+								    struct aprof_heap_counts *h,
+								    size_t size, void *p)
+{
+	aprof_types_allocated(t, c, h, size);
+	return p;
+}
+
 /*
-** Thread T in context C, whose counters are H, allocated SIZE bytes: the
-** types watch renewed or begun, unless the process watches nothing
-** (aprof_types_on: a C program), tested first so that a C program's malloc
-** loads nothing of the watch.
+** Thread T in context C, whose counters are H, allocated SIZE bytes for the
+** program at P: the types watch renewed or begun; returns P.  Unless the
+** process watches nothing (aprof_types_on: a C program), and last, once the
+** header is written, with no call but a tail call, so that malloc keeps
+** nothing but the size across glibc's call (heap-live: 4 instructions fewer
+** a malloc).
 */
-APROF_NOINSTR static inline void heap_watch(struct aprof_thread *t, struct aprof_context *c,
-					    struct aprof_heap_counts *h, size_t size)
+APROF_NOINSTR static inline void *heap_watch(struct aprof_thread *t, struct aprof_context *c,
+					     struct aprof_heap_counts *h, size_t size, void *p)
 {
 	if (aprof_types_on && !aprof_types_rewatch(&t->types, c, aprof_thread_depth(t),
 						   t->top->frame, t->limit == t->top, size))
-		aprof_types_allocated(t, c, h, size);
+		return heap_watch_new(t, c, h, size, p);
+	return p;
 }
 
 
 /*
-** The common case of an allocation of SIZE bytes (heap_common), charged:
-** its counters, or NULL if it is not the common case, to be charged by
+** The common case of an allocation of SIZE bytes (heap_common), charged
+** but for the types watch (heap_watch): its counters, the thread in *T and
+** its context in *C, or NULL if it is not the common case, to be charged by
 ** heap_alloc_any.
 */
 APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_counts *
-heap_alloc_common(size_t size)
+heap_alloc_common(size_t size, struct aprof_thread **t, struct aprof_context **c)
 {
-	struct aprof_thread *t = heap_common_thread();
-	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 
-	if (!heap_common(t, 1))
+	*t = heap_common_thread();
+	if (!heap_common(*t, 1))
 		return NULL;
-	c = aprof_thread_current(t);
-	h = c->heap; /* T's own context: T made its counters */
+	*c = aprof_thread_current(*t);
+	h = (*c)->heap; /* T's own context: T made its counters */
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
-	heap_log_common(t, size, (uintptr_t)h, c);
-	heap_watch(t, c, h, size);
+	heap_log_common(*t, size, (uintptr_t)h, *c);
 	return h;
 }
 
@@ -741,8 +786,9 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
 		t->heap_probe = 2; /* so that the common case takes it, leaving 1 */
-		h = heap_alloc_common(size);
+		h = heap_alloc_common(size, &t, &c);
 		if (h != NULL) {
+			heap_watch(t, c, h, size, NULL);
 			heap_probe_end(t, start, 0);
 			return h;
 		}
@@ -858,13 +904,17 @@ APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, 
 APROF_NOINSTR __attribute__((always_inline)) static inline void *heap_block(void *base, size_t size,
 									    size_t offset)
 {
+	struct aprof_thread *t;
+	struct aprof_context *c;
 	struct aprof_heap_counts *h;
+	void *p;
 
 	if (base == NULL)
 		return NULL;
-	if (offset != APROF_BLOCK_HEADER || (h = heap_alloc_common(size)) == NULL)
+	if (offset != APROF_BLOCK_HEADER || (h = heap_alloc_common(size, &t, &c)) == NULL)
 		return heap_block_any(base, size, offset);
-	return heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+	p = heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+	return heap_watch(t, c, h, size, p);
 }
 
 
@@ -895,6 +945,7 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 	struct aprof_heap_entry *e;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
+	void *p;
 
 	if (!heap_common(t, 2) || (h = (c = aprof_thread_current(t))->heap) == NULL) {
 		aprof_heap_free(old, old_size, old_generation);
@@ -909,8 +960,8 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 	APROF_PUT(t->heap_next, e + 2);
 	APROF_INC(c->heap_events);
 	APROF_INC(c->heap_events);
-	heap_watch(t, c, h, size);
-	return heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+	p = heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+	return heap_watch(t, c, h, size, p);
 }
 
 
