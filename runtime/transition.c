@@ -166,7 +166,8 @@ APROF_NOINSTR static int scratch_reserve(struct aprof_machine *m, uint32_t n)
 }
 
 
-APROF_NOINSTR int aprof_context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n)
+/* 1 if C's whole history is H[0..N-1], else 0. */
+APROF_NOINSTR static int context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n)
 {
 	uint32_t i;
 
@@ -183,15 +184,22 @@ APROF_NOINSTR int aprof_context_is(const struct aprof_context *c, const uint64_t
 }
 
 
-/* The context whose whole history is H[0..N-1], whose hash is HASH, if there is one; else NULL. */
+/*
+** The context whose whole history is H[0..N-1], whose hash is HASH, if there
+** is one; else NULL.  PRE, if not NULL, is the context whose whole history
+** is H[0..N-2]: a context stored as PRE and one entry is told at once.
+*/
 APROF_NOINSTR static struct aprof_context *context_find(const struct aprof_machine *m,
 							const uint64_t *h, uint32_t n,
-							uint64_t hash)
+							uint64_t hash,
+							const struct aprof_context *pre)
 {
 	struct aprof_context *c;
 
 	for (c = *bucket_of(m, hash); c != NULL; c = c->same_hash)
-		if (c->hash == hash && aprof_context_is(c, h, n))
+		if (c->hash == hash &&
+		    (pre != NULL && c->prefix == pre && c->own == 1 ?
+		     aprof_context_entry(c, 0) == h[n - 1] : context_is(c, h, n)))
 			return c;
 	return NULL;
 }
@@ -201,32 +209,41 @@ APROF_NOINSTR static struct aprof_context *context_find(const struct aprof_machi
 ** B2: the context whose history is H[0..N-1], found by its hash in the
 ** index; B3: a new one if none, stored as the longest proper prefix of H
 ** that is a context's whole history (the root's, empty, if no other) and
-** the entries after it.  PREFIX, room for N + 1 entries, gets the hashes of
-** H's prefixes.
+** the entries after it.  H was made from FROM's history, HF, by A1-A5;
+** PREFIX, room for N + 1 entries, gets the hashes of H's prefixes.
 */
 APROF_NOINSTR static struct aprof_context *context_intern(struct aprof_machine *m,
-							  const uint64_t *h, uint32_t n,
-							  uint64_t *prefix)
+							  const struct aprof_context *from,
+							  const uint64_t *hf, const uint64_t *h,
+							  uint32_t n, uint64_t *prefix)
 {
-	const struct aprof_context *p = m->root;
+	const struct aprof_context *pre = NULL;
 	struct aprof_context *c;
 	uint32_t len;
 
-	prefix[0] = APROF_HISTORY_SEED;
-	for (len = 0; len < n; len++)
-		prefix[len + 1] = aprof_history_hash_step(prefix[len], h[len]);
-	c = context_find(m, h, n, prefix[n]);
+	if (n == from->depth + 1 && memcmp(h, hf, from->depth * sizeof h[0]) == 0) {
+		/*
+		** A2 alone (parser.lua: most new transitions): FROM's history is
+		** H's longest proper prefix, and its hash is at hand.
+		*/
+		prefix[n] = aprof_history_hash_step(from->hash, h[n - 1]);
+		pre = from;
+	} else {
+		prefix[0] = APROF_HISTORY_SEED;
+		for (len = 0; len < n; len++)
+			prefix[len + 1] = aprof_history_hash_step(prefix[len], h[len]);
+	}
+	c = context_find(m, h, n, prefix[n], pre);
 	if (c != NULL)
 		return c; /* B2 */
-	/* A new context: make sure amon.out will name the object of its routine. */
+	/* B3.  A new context: make sure amon.out will name the object of its routine. */
 	aprof_module_note((uintptr_t)AMON_ADDR(h[n - 1]));
-	/* The caller's history when A3-A5 dropped nothing: found at the first try. */
+	if (pre != NULL)
+		return context_new(m, h, n, prefix[n], pre, 1);
 	for (len = n - 1; len > 0; len--)
-		if ((c = context_find(m, h, len, prefix[len])) != NULL) {
-			p = c;
-			break;
-		}
-	return context_new(m, h, n, prefix[n], p, n - len); /* B3 */
+		if ((c = context_find(m, h, len, prefix[len], NULL)) != NULL)
+			return context_new(m, h, n, prefix[n], c, n - len);
+	return context_new(m, h, n, prefix[n], m->root, n);
 }
 
 
@@ -249,7 +266,7 @@ APROF_NOINSTR static struct aprof_context *transition_new(struct aprof_machine *
 	next = m->scratch + 2 * m->scratch_size;
 	aprof_context_history(from, h);
 	n = aprof_history_next(h, from->depth, proc, m->scratch);
-	to = n == 0 ? from : context_intern(m, m->scratch, n, next);
+	to = n == 0 ? from : context_intern(m, from, h, m->scratch, n, next);
 	if (to == NULL)
 		goto full;
 	APROF_ADD(m->transitions, 1);

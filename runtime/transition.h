@@ -132,9 +132,6 @@ APROF_NOINSTR static inline void aprof_context_history(const struct aprof_contex
 			out[c->depth - c->own + i] = aprof_context_entry(c, i);
 }
 
-/* 1 if C's whole history is H[0..N-1], else 0. */
-APROF_HIDDEN int aprof_context_is(const struct aprof_context *c, const uint64_t *h, uint32_t n);
-
 /*
 ** The successor ways of routine FN: functions are 16-byte aligned at -O2.
 ** The second is the first with odd bits flipped, so never the same, and

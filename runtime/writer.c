@@ -26,7 +26,6 @@
 #include "cost.h"
 #include "diag.h"
 #include "heap.h"
-#include "history.h"
 #include "modules.h"
 #include "thread.h"
 #include "writer.h"
@@ -229,7 +228,8 @@ struct coded {
 /*
 ** One thread's contexts being coded: the bytes so far, the contexts coded (in
 ** order, and in an open-addressing table by the hash of their history, at
-** most half full), and the hash of each prefix of the history at hand.
+** most half full), and the entries of the history at hand that its coding
+** reads.
 */
 struct coder {
 	struct grow bytes;
@@ -237,8 +237,7 @@ struct coder {
 	struct coded *coded;
 	size_t mask;              /* slots of 'coded' - 1 */
 	unsigned shift;           /* 64 - log2(slots) */
-	struct grow prefixes;     /* uint64: hash of s_1..s_k at k */
-	struct grow history;      /* uint64: s_1..s_n of the context at hand */
+	struct grow history;      /* uint64: s_{n-own}..s_n of the context at hand, at their places */
 };
 
 
@@ -250,34 +249,19 @@ APROF_NOINSTR static size_t coded_home(const struct coder *k, uint64_t h)
 
 
 /*
-** The longest proper prefix of history H[0..N-1] that is the whole history of
-** one of the INDEX contexts already coded: its index, and its length in
-** *LENGTH (0 and 0 if none: the root's empty history is not searched for).
-** PREFIX[k] is the hash of H[0..k-1].  The context just before, often the
-** caller's, is tried first: it is still in the cache.
+** The index of C among the contexts coded, found by its history's hash.  A
+** context's prefix (transition.h) was made, so coded, before it: always
+** there.
 */
-APROF_NOINSTR static uint64_t known_prefix(const struct coder *k, uint64_t index,
-					   const uint64_t *h, uint32_t n,
-					   const uint64_t *prefix, uint32_t *length)
+APROF_NOINSTR static uint64_t coded_index(const struct coder *k, const struct aprof_context *c)
 {
-	uint32_t len;
 	size_t i;
 
-	*length = 0;
-	if (n == 0)
-		return 0;
-	if (index > 0 && aprof_context_is(k->context[index - 1], h, n - 1)) {
-		*length = n - 1;
-		return index - 1;
-	}
-	for (len = n - 1; len > 0; len--)
-		for (i = coded_home(k, prefix[len]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
-			if (k->coded[i].tag == (uint32_t)(prefix[len] >> 32) &&
-			    aprof_context_is(k->context[k->coded[i].index1 - 1], h, len)) {
-				*length = len;
-				return k->coded[i].index1 - 1;
-			}
-	return 0;
+	for (i = coded_home(k, c->hash); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
+		if (k->coded[i].tag == (uint32_t)(c->hash >> 32) &&
+		    k->context[k->coded[i].index1 - 1] == c)
+			break;
+	return k->coded[i].index1 - 1;
 }
 
 
@@ -344,30 +328,34 @@ APROF_NOINSTR static int code_sites(struct coder *k, const struct aprof_context 
 APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_context *c,
 				      uint64_t index)
 {
-	uint64_t v[AMON_COUNTS], *prefix, *h, ref;
-	uint32_t n = c->depth, len, j;
+	uint64_t v[AMON_COUNTS], *h, ref = 0;
+	uint32_t n = c->depth, len = n - c->own, j;
 	size_t i;
 
-	if (grow_reserve(&k->prefixes, (n + 1) * sizeof *prefix) != 0 ||
-	    grow_reserve(&k->history, n * sizeof *h) != 0 ||
-	    grow_reserve(&k->bytes, AMON_CONTEXT_MAX(n)) != 0)
+	if (grow_reserve(&k->history, n * sizeof *h) != 0 ||
+	    grow_reserve(&k->bytes, AMON_CONTEXT_MAX(c->own)) != 0)
 		return -1;
-	prefix = (uint64_t *)k->prefixes.p;
+	/*
+	** The file's reference is the context's own prefix: the longest proper
+	** one that is a context's whole history, that context made before it.
+	** Coding reads that context's last entry and the context's own.
+	*/
 	h = (uint64_t *)k->history.p;
-	aprof_context_history(c, h);
-	prefix[0] = APROF_HISTORY_SEED;
-	for (j = 0; j < n; j++)
-		prefix[j + 1] = aprof_history_hash_step(prefix[j], h[j]);
-	ref = known_prefix(k, index, h, n, prefix, &len);
+	if (len > 0) {
+		ref = coded_index(k, c->prefix);
+		h[len - 1] = aprof_context_entry(c->prefix, c->prefix->own - 1);
+	}
+	for (j = 0; j < c->own; j++)
+		h[len + j] = aprof_context_entry(c, j);
 	context_counts(c, v);
 	k->bytes.used = (size_t)(amon_code_context(k->bytes.p + k->bytes.used, index - ref,
 						   h, len, n, v) - k->bytes.p);
 	if (v[AMON_SITES] != 0 && code_sites(k, c, v) != 0)
 		return -1;
 	k->context[index] = c;
-	for (i = coded_home(k, prefix[n]); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
+	for (i = coded_home(k, c->hash); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
 		;
-	k->coded[i].tag = (uint32_t)(prefix[n] >> 32);
+	k->coded[i].tag = (uint32_t)(c->hash >> 32);
 	k->coded[i].index1 = (uint32_t)index + 1;
 	return 0;
 }
@@ -402,7 +390,6 @@ APROF_NOINSTR static void coder_free(struct coder *k, uint64_t n)
 	if (k->context != NULL)
 		aprof_unmap(k->context, n * sizeof k->context[0] + 1);
 	grow_free(&k->bytes);
-	grow_free(&k->prefixes);
 	grow_free(&k->history);
 }
 
