@@ -125,9 +125,12 @@ APROF_HIDDEN void *aprof_heap_malloc(size_t size);
 */
 APROF_HIDDEN void aprof_heap_release(void *p);
 
-/* glibc's malloc and free, which never come back to the wrappers (malloc.c). */
-extern void *__libc_malloc(size_t size);
-extern void __libc_free(void *p);
+/*
+** glibc's malloc and free, which never come back to the wrappers (malloc.c):
+** called through the GOT, not the PLT, one jump fewer each.
+*/
+extern void *__libc_malloc(size_t size) __attribute__((noplt));
+extern void __libc_free(void *p) __attribute__((noplt));
 
 /*
 ** Charges the free of a block of SIZE bytes allocated in GENERATION to H,
