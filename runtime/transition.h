@@ -61,7 +61,7 @@ _Static_assert(sizeof(struct aprof_way) == (size_t)1 << APROF_WAY_SHIFT, "a way'
 ** bytes a context before: 16 ways use 24 of their 32 bytes).  A sample's
 ** ticks and the events of counter mode share the first line, heap
 ** tracking's fields the second, the writer's walk ('next', 'held') the
-** third.  Calls and rec hold only what the ways have given up: a context's
+** third, where caching a successor writes ('held', 'kept').  Calls and rec hold only what the ways have given up: a context's
 ** calls are its own plus the counts of the ways that lead to it
 ** (aprof_machine_tally adds them up).
 **
@@ -87,8 +87,8 @@ struct aprof_context {
 			uint64_t w4_[3];
 			struct aprof_context *next;      /* all, in creation order */
 			uint64_t w5_[3];
-			uint32_t depth;                  /* n: entries in the history */
 			uint32_t held;                   /* bit W: way W has held a successor, for the writer */
+			uint32_t kept;                   /* bit W: way W's transition is in the table too */
 			uint64_t w6_[3];
 			uint64_t through;                /* the writer's: calls counted by other contexts' ways */
 			uint64_t w7_[3];
@@ -102,14 +102,14 @@ struct aprof_context {
 			uint64_t w11_[3];
 			uint64_t hash;                   /* of s_1..s_n (aprof_history_hash_step) */
 			uint64_t w12_[3];
+			uint32_t depth;                  /* n: entries in the history */
 			uint32_t own;                    /* entries held here: s_{n-own+1}..s_n */
-			uint32_t kept;                   /* bit W: way W's transition is in the table too */
 		};                                       /* then APROF_INLINE entries, if OWN is no more */
 	};
 	uint64_t history[];               /* the OWN entries if more than APROF_INLINE */
 };
 
-_Static_assert(offsetof(struct aprof_context, kept) < (APROF_WAYS - APROF_INLINE) * 32,
+_Static_assert(offsetof(struct aprof_context, own) < (APROF_WAYS - APROF_INLINE) * 32,
 	       "the inline history's spare words are free");
 _Static_assert(sizeof(struct aprof_context) == APROF_WAYS * sizeof(struct aprof_way),
 	       "the context's fields lie in its ways");
