@@ -292,9 +292,9 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/*
-	** The runtime held every history whole in the thread's memory, so their
-	** entries together cannot outgrow it: a bound that keeps a corrupt chain
-	** of prefixes from asking for more memory than the run had.
+	** The runtime's 'memory' is never less than its histories' entries at 8
+	** bytes each (writer.c), so they cannot outgrow it: a bound that keeps a
+	** corrupt chain of prefixes from asking for more memory than the run had.
 	*/
 	ti->histories = xmalloc(cap * sizeof ti->histories[0]);
 	at = parsing->scratch = xcalloc(th.contexts, sizeof at[0]);

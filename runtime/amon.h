@@ -141,7 +141,9 @@ struct amon_thread {
 	uint64_t heap_probes;        /* heap-tracking calls timed in the run */
 	uint64_t heap_probe_ticks;   /* their ticks, summed */
 	uint64_t memory;        /* bytes of the thread's contexts, histories, heap counters
-				   and transition table (Spivey's "profiling memory") */
+				   and transition table (Spivey's "profiling memory"), or
+				   its histories' entries at 8 bytes each if more (the
+				   reader's bound on them) */
 	uint64_t runtime_ticks; /* sampling: samples that landed while the thread ran the
 				   runtime's own code (a hook, heap tracking, start-up, the
 				   writer), in no context's ticks; 0 with other clocks */

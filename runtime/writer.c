@@ -238,6 +238,7 @@ struct coder {
 	size_t mask;              /* slots of 'coded' - 1 */
 	unsigned shift;           /* 64 - log2(slots) */
 	struct grow history;      /* uint64: s_{n-own}..s_n of the context at hand, at their places */
+	uint64_t entries;         /* the histories' entries, all contexts coded (amon.h's 'memory') */
 };
 
 
@@ -353,6 +354,7 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 	if (v[AMON_SITES] != 0 && code_sites(k, c, v) != 0)
 		return -1;
 	k->context[index] = c;
+	k->entries += n;
 	for (i = coded_home(k, c->hash); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
 		;
 	k->coded[i].tag = (uint32_t)(c->hash >> 32);
@@ -445,10 +447,17 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.exit_probe_ticks = APROF_GET(t->probes.exit_ticks);
 	th.heap_probes = APROF_GET(t->probes.heap);
 	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
+	/*
+	** The reader spells every history out and takes 'memory' as their bound
+	** (amon.h); the runtime holds a history as its prefix and a few entries,
+	** so deep ones (a chain of 300 routines) can take more, whole.
+	*/
 	th.memory = aprof_machine_memory(m);
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	memset(&k, 0, sizeof k);
 	if (code_contexts(&k, m, th.contexts) == 0) {
+		if (th.memory < k.entries * sizeof(uint64_t))
+			th.memory = k.entries * sizeof(uint64_t);
 		out_record(o, AMON_TAG_THREAD, sizeof th + k.bytes.used);
 		out_bytes(o, &th, sizeof th);
 		out_bytes(o, k.bytes.p, k.bytes.used);

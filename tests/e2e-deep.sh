@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e-deep.sh -- tests/s-deep.c: recursion 1,000,000 deep (on a thread with
 # a 1 GiB stack, whatever ulimit -s says), direct (down) and mutual (ping and
-# pong): no crash, every call counted.
+# pong): no crash, every call counted; and a chain of 256 routines, whose
+# histories take more whole than the runtime's memory for them: read all.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-deep"
@@ -13,6 +14,8 @@ expect_eq "flat calls down" "$(flat_calls down)" 1
 expect_eq "flat calls ping" "$(flat_calls ping)" 500000
 expect_eq "flat calls pong" "$(flat_calls pong)" 500000
 expect_eq "flat calls after" "$(flat_calls after)" 1
+expect_eq "flat calls link_0000" "$(flat_calls link_0000)" 1
+expect_eq "flat calls link_3333" "$(flat_calls link_3333)" 1
 expect_eq "down called 1+999999" \
 	"$(graph_entry down | grep -cE '^\[[0-9]+\] .* 1\+999999 +down \[')" 1
 graph_entry ping >"$WORK/ping"
@@ -29,11 +32,12 @@ expect_eq "calls of the deep thread" \
 # In-run probes time one hook in 512 to 1535 (runtime/thread.h): 4000002 hooks
 # on the deep thread make 2604 to 7813 of them.
 "$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "longest history: main and the chain" "$(awk '$1 == "depth-max" { print $2 }' "$WORK/stats")" 257
 probes=$(awk '$1 == "probes" && $3 + $4 > n { n = $3 + $4 } END { print n }' "$WORK/stats")
 expect_eq "hooks timed in the run, 2604 to 7813" \
 	"$(awk -v n="$probes" 'BEGIN { print (n >= 2604 && n <= 7813) ? "yes" : n }')" yes
 amon_threads "$WORK/amon.out"
-expect_eq "entries, both threads" "$(thread_field s-deep entries | sort -n | tr '\n' ' ')" "2 2000001 "
+expect_eq "entries, both threads" "$(thread_field s-deep entries | sort -n | tr '\n' ' ')" "258 2000001 "
 expect_eq "resyncs, unmatched" \
 	"$(awk '$1 == "thread" { r += $3; u += $5 } END { print r, u }' "$WORK/threads")" "0 0"
 finish
