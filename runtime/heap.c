@@ -126,7 +126,7 @@ APROF_NOINSTR static uint64_t counts_live(const struct aprof_heap_counts *h)
 	int k;
 
 	for (k = 0; k < AMON_SIZE_CLASSES; k++)
-		live += h->bytes[k][APROF_HEAP_ALLOC] - h->bytes[k][APROF_HEAP_FREE];
+		live += h->bytes[2 * k + APROF_HEAP_ALLOC] - h->bytes[2 * k + APROF_HEAP_FREE];
 	return live;
 }
 
@@ -148,13 +148,36 @@ APROF_NOINSTR static inline void heap_touch(struct aprof_heap_counts *h)
 
 
 /*
+** Twice AMON_SIZE_CLASS of the sizes up to 32 K bytes, at K (the class's
+** place in a context's bytes): a size below the histogram's last bin finds
+** it with one load and no branch (heap_class2), as the classes' bounds (32,
+** 256) are multiples of 32.
+*/
+#define SMALL_CLASS(k) (2 * AMON_SIZE_CLASS(32 * (k)))
+static const uint8_t small_class[(AMON_BINS - 2 + 31) / 32 + 1] = {
+	SMALL_CLASS(0),  SMALL_CLASS(1),  SMALL_CLASS(2),  SMALL_CLASS(3),  SMALL_CLASS(4),
+	SMALL_CLASS(5),  SMALL_CLASS(6),  SMALL_CLASS(7),  SMALL_CLASS(8),  SMALL_CLASS(9),
+	SMALL_CLASS(10), SMALL_CLASS(11), SMALL_CLASS(12), SMALL_CLASS(13), SMALL_CLASS(14),
+	SMALL_CLASS(15), SMALL_CLASS(16), SMALL_CLASS(17), SMALL_CLASS(18), SMALL_CLASS(19),
+	SMALL_CLASS(20), SMALL_CLASS(21), SMALL_CLASS(22), SMALL_CLASS(23), SMALL_CLASS(24),
+	SMALL_CLASS(25), SMALL_CLASS(26), SMALL_CLASS(27), SMALL_CLASS(28), SMALL_CLASS(29),
+	SMALL_CLASS(30), SMALL_CLASS(31), SMALL_CLASS(32)};
+
+/* Twice AMON_SIZE_CLASS(SIZE), by small_class below the histogram's last bin. */
+APROF_NOINSTR static inline size_t heap_class2(uint64_t size)
+{
+	return size < AMON_BINS - 1 ? small_class[(size + 31) / 32] : 2 * AMON_SIZE_CLASS(size);
+}
+
+
+/*
 ** Counts an event of SIZE bytes in H, an allocation or a free (F:
 ** APROF_HEAP_ALLOC or APROF_HEAP_FREE): its count and its class's bytes.
 */
 APROF_NOINSTR static inline void counts_add(struct aprof_heap_counts *h, size_t f, uint64_t size)
 {
 	h->n[f]++;
-	h->bytes[AMON_SIZE_CLASS(size)][f] += size;
+	h->bytes[heap_class2(size) + f] += size;
 }
 
 
@@ -1037,8 +1060,8 @@ APROF_NOINSTR void aprof_heap_read(const struct aprof_context *c, uint64_t *v)
 	v[AMON_ALLOCS] = h->n[APROF_HEAP_ALLOC];
 	v[AMON_FREES] = h->n[APROF_HEAP_FREE];
 	for (k = 0; k < AMON_SIZE_CLASSES; k++) {
-		v[AMON_CLASS_ALLOC + k] = h->bytes[k][APROF_HEAP_ALLOC];
-		v[AMON_CLASS_FREE + k] = h->bytes[k][APROF_HEAP_FREE];
+		v[AMON_CLASS_ALLOC + k] = h->bytes[2 * k + APROF_HEAP_ALLOC];
+		v[AMON_CLASS_FREE + k] = h->bytes[2 * k + APROF_HEAP_FREE];
 		v[AMON_ALLOC_BYTES] += v[AMON_CLASS_ALLOC + k];
 		v[AMON_FREE_BYTES] += v[AMON_CLASS_FREE + k];
 	}

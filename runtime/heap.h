@@ -34,7 +34,8 @@ struct aprof_heap_counts {
 	struct aprof_type_site *sites;         /* constructor candidates (types.h), oldest first */
 	uint64_t n[2];                         /* allocations charged here; frees of blocks
 						  allocated here */
-	uint64_t bytes[AMON_SIZE_CLASSES][2];  /* their bytes by mprof size class */
+	uint64_t bytes[2 * AMON_SIZE_CLASSES]; /* their bytes by mprof size class K, at 2K
+						  and 2K + 1 */
 	uint64_t at_peak;                      /* live bytes at the last peak, if stamp is its epoch */
 };
 
