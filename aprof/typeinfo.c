@@ -7,13 +7,18 @@
 ** the size of the record it names, through typedefs and qualifiers
 ** (dwarf_peel_type).  A type is the program's own when its DW_AT_decl_file
 ** is not under /usr/ (the system's and the compiler's headers) and not
-** GCC's "<built-in>".
+** GCC's "<built-in>".  The units of libaprof itself, linked into the
+** program (libaprof.a) or loaded with it (libaprof.so), are left out: their
+** records (the writer's, the heap's) are the profiler's, never the
+** program's, and one of a block's size would be shown as its type.  They
+** are told by their code, all in section aprof_text (runtime/internal.h).
 */
 #include <config.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,7 +101,43 @@ static void walk(struct collect *c, Dwarf_Die *parent, const char *prefix)
 }
 
 
-/* Collects the types of the object file PATH, if it has DWARF. */
+/* The runtime's code in ELF file DBG (section aprof_text): [*LO, *HI), empty if none. */
+static void runtime_text(Dwarf *dbg, Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t strndx;
+	const char *name;
+
+	*lo = *hi = 0;
+	if (elf == NULL || elf_getshdrstrndx(elf, &strndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL &&
+		    (name = elf_strptr(elf, strndx, sh.sh_name)) != NULL &&
+		    strcmp(name, "aprof_text") == 0) {
+			*lo = sh.sh_addr;
+			*hi = sh.sh_addr + sh.sh_size;
+			return;
+		}
+}
+
+
+/* 1 if UNIT has code in [LO, HI): one of libaprof's own units. */
+static int runtime_unit(Dwarf_Die *unit, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while (lo < hi && (off = dwarf_ranges(unit, off, &base, &start, &end)) > 0)
+		if (start < hi && end > lo)
+			return 1;
+	return 0;
+}
+
+
+/* Collects the types of the object file PATH, if it has DWARF (not libaprof's own). */
 static void load_file(struct collect *c, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -104,14 +145,19 @@ static void load_file(struct collect *c, const char *path)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, sub;
 	Dwarf_Half version;
+	Dwarf_Addr lo = 0, hi = 0;
 	uint8_t unit_type;
 	size_t n;
 
+	if (dbg != NULL)
+		runtime_text(dbg, &lo, &hi);
 	while (dbg != NULL &&
 	       dwarf_get_units(dbg, cu, &cu, &version, &unit_type, &cudie, &sub) == 0) {
 		/* A -gsplit-dwarf skeleton: its split unit holds the types. */
 		Dwarf_Die *unit = unit_type == DW_UT_skeleton ? &sub : &cudie;
 
+		if (runtime_unit(&cudie, lo, hi))
+			continue;
 		if (dwarf_getsrcfiles(unit, &c->files, &n) != 0)
 			c->files = NULL;
 		walk(c, unit, "");

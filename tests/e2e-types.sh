@@ -100,4 +100,14 @@ expect_eq "bin 32: struct widget and its typedef" "$(bin_types 32)" "widget, wid
 expect_eq "bin 16: union value" "$(bin_types 16)" "value"
 expect_eq "bin 40: the typedef of an unnamed struct" "$(bin_types 40)" "field"
 expect_eq "bin 77: no type" "$(bin_types 77)" ""
+
+# The same linked with libaprof.a, a block of every multiple of 8 bytes up to
+# 2048: no bin names one of the runtime's records (its units are in the
+# program's DWARF), only the program's own types.
+profile s-structs-static sweep
+"$top_builddir/aprof/aprof" --heap --heap-verbosity=verbose "$top_builddir/tests/s-structs-static" \
+	"$WORK/amon.out" >"$WORK/report" 2>"$WORK/stderr" || fail "aprof --heap (static) failed"
+expect_eq "static: bins of 8 to 2048 bytes name the program's types only" \
+	"$(for s in $(seq 8 8 2048); do bin_types "$s"; done | tr ',' '\n' | tr -d ' ' | grep . | sort -u | tr '\n' ' ')" \
+	"field value widget widget_t "
 finish

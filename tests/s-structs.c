@@ -7,9 +7,14 @@
 **   union value (16)                                2 allocations of 16
 **   field, a typedef of an unnamed struct (40)      1 allocation of 40
 **   77 bytes, no type of that size                  1 allocation of 77
+**
+** With the argument "sweep", also one block of every multiple of 8 bytes up
+** to 2048: linked with libaprof.a (s-structs-static), its bins must name
+** none of the runtime's own records, whatever their sizes.
 */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct widget {
 	char name[16];
@@ -53,11 +58,22 @@ void make_all(void)
 	keep[6] = malloc(77);
 }
 
-int main(void)
+/* One block of each multiple of 8 bytes up to 2048. */
+void sweep(void)
+{
+	size_t n;
+
+	for (n = 8; n <= 2048; n += 8)
+		free(malloc(n));
+}
+
+int main(int argc, char **argv)
 {
 	int i;
 
 	make_all();
+	if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+		sweep();
 	for (i = 0; i < 7; i++)
 		free(keep[i]);
 	puts("done");
