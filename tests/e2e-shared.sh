@@ -14,6 +14,10 @@
 # machine a wait for the CPU that falls there moved the program's ratio
 # alone (once 6.32 against aprof's 7.18): the program is run up to five
 # times, and one run whose three ratios agree with its own is enough.
+# Against the nominal 9 aprof is held to the two tolerances compounded
+# (1.1 x 1.1: 21%), since the program's own ratio may itself be 10% off 9
+# (once 9.90 from aprof, within 10% of the program's, failed a 10% bound):
+# still far from gprof's 1:1.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-shared"
@@ -41,7 +45,7 @@ done
 within "arcs big -> shared : small -> shared, against the program's own clock" \
 	"$ratio" "$measured" 0.10
 if awk -v m="$measured" 'BEGIN { exit !(m >= 8.1 && m <= 9.9) }'; then
-	within "arcs big -> shared : small -> shared" "$ratio" 9 0.10
+	within "arcs big -> shared : small -> shared" "$ratio" 9 0.21
 else
 	echo "note: the machine was busy: the program itself measured $measured, not 9"
 fi
