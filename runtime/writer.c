@@ -238,7 +238,6 @@ struct coder {
 	size_t mask;              /* slots of 'coded' - 1 */
 	unsigned shift;           /* 64 - log2(slots) */
 	struct grow history;      /* uint64: s_{n-own}..s_n of the context at hand, at their places */
-	uint64_t entries;         /* the histories' entries, all contexts coded (amon.h's 'memory') */
 };
 
 
@@ -354,7 +353,6 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 	if (v[AMON_SITES] != 0 && code_sites(k, c, v) != 0)
 		return -1;
 	k->context[index] = c;
-	k->entries += n;
 	for (i = coded_home(k, c->hash); k->coded[i].index1 != 0; i = (i + 1) & k->mask)
 		;
 	k->coded[i].tag = (uint32_t)(c->hash >> 32);
@@ -363,8 +361,15 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 }
 
 
-/* Codes the first N contexts of machine M into K; 0, or -1 if no memory. */
-APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machine *m, uint64_t n)
+/*
+** Codes the first N contexts of machine M into K, and adds up their
+** histories' entries in *ENTRIES (amon.h's 'memory'); 0, or -1 if no memory.
+** The count is kept apart from struct coder, whose size, 88 bytes with it,
+** matched a bin of JsonCpp's: --heap's types column takes the runtime's own
+** types from the DWARF of a program linked with libaprof.a.
+*/
+APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machine *m, uint64_t n,
+				       uint64_t *entries)
 {
 	struct aprof_context *c;
 	size_t slots = 16;
@@ -377,9 +382,11 @@ APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machi
 	    (k->context = aprof_map(n * sizeof k->context[0] + 1)) == NULL)
 		return -1;
 	aprof_machine_tally(m, n); /* the calls the ways count, which code_context adds */
-	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
+	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n)) {
 		if (code_context(k, c, i) != 0)
 			return -1;
+		*entries += c->depth;
+	}
 	return 0;
 }
 
@@ -423,6 +430,7 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	const struct aprof_machine *m = &t->machine;
 	struct amon_thread th;
 	struct coder k;
+	uint64_t entries = 0;
 
 	/* The thread may still run: write the first 'contexts' it had published. */
 	memset(&th, 0, sizeof th);
@@ -455,9 +463,9 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.memory = aprof_machine_memory(m);
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	memset(&k, 0, sizeof k);
-	if (code_contexts(&k, m, th.contexts) == 0) {
-		if (th.memory < k.entries * sizeof(uint64_t))
-			th.memory = k.entries * sizeof(uint64_t);
+	if (code_contexts(&k, m, th.contexts, &entries) == 0) {
+		if (th.memory < entries * sizeof(uint64_t))
+			th.memory = entries * sizeof(uint64_t);
 		out_record(o, AMON_TAG_THREAD, sizeof th + k.bytes.used);
 		out_bytes(o, &th, sizeof th);
 		out_bytes(o, k.bytes.p, k.bytes.used);
