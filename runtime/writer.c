@@ -364,9 +364,6 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 /*
 ** Codes the first N contexts of machine M into K, and adds up their
 ** histories' entries in *ENTRIES (amon.h's 'memory'); 0, or -1 if no memory.
-** The count is kept apart from struct coder, whose size, 88 bytes with it,
-** matched a bin of JsonCpp's: --heap's types column takes the runtime's own
-** types from the DWARF of a program linked with libaprof.a.
 */
 APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machine *m, uint64_t n,
 				       uint64_t *entries)
