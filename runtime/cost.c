@@ -101,6 +101,7 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 	uintptr_t sink;
 	struct aprof_hook_cost cost;
 
+	/* With a clock only: the scratch thread's top and limit are then its own (aprof_thread_ends_of). */
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 		return;
 	if (!ready) {

@@ -731,8 +731,10 @@ APROF_NOINSTR __attribute__((noinline)) static void *heap_watch_new(struct aprof
 APROF_NOINSTR static inline void *heap_watch(struct aprof_thread *t, struct aprof_context *c,
 					     struct aprof_heap_counts *h, size_t size, void *p)
 {
+	const struct aprof_ends *e = aprof_thread_ends(t);
+
 	if (aprof_types_on && !aprof_types_rewatch(&t->types, c, aprof_thread_depth(t),
-						   t->top->frame, t->limit == t->top, size))
+						   e->top->frame, e->limit == e->top, size))
 		return heap_watch_new(t, c, h, size, p);
 	return p;
 }

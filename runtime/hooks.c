@@ -68,24 +68,25 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 
 /*
 ** Pushes the entry of FN (from SITE, hook frame FRAME) in context NEXT on
-** T's shadow stack, which has room, making NEXT current: the one store of
-** T->top.  Safe without the guard, wherever a signal handler's hooks
-** interrupt it (their pushes go above the top they find, and they leave it
-** as they found it; the stack never moves, thread.h), and wherever a jump
-** out of the handler abandons it: the entry's context is written before
+** the shadow stack whose top and limit are E (aprof_thread_ends), which has
+** room, making NEXT current: the one store of E->top.  Safe without the
+** guard, wherever a signal handler's hooks interrupt it (their pushes go
+** above the top they find, and they leave it as they found it; the stack
+** never moves, thread.h), and wherever a jump out of the handler abandons
+** it: the entry's context is written before
 ** that store, so that a handler finds it there, and again after it, with
 ** the other fields, in case a handler's push just before the store wrote
 ** its own entry there.  An entry abandoned before its other fields are
 ** written holds an earlier entry's: a jump's resync pops it all the same.
 */
-APROF_NOINSTR static inline void push(struct aprof_thread *t, struct aprof_context *next,
+APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context *next,
 				      uintptr_t fn, uintptr_t site, uintptr_t frame)
 {
-	struct aprof_frame *f = t->top + 1;
+	struct aprof_frame *f = e->top + 1;
 
 	f->ctx = next;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
-	t->top = f;
+	e->top = f;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	f->ctx = next;
 	f->fn = fn;
@@ -107,14 +108,14 @@ APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct apro
 		t->probe--;
 	count(w);
 	charge_counter(t, cur, 1, kind);
-	push(t, w->to, fn, site, frame);
+	push(aprof_thread_ends_of(t, kind), w->to, fn, site, frame);
 }
 
 
 /*
 ** The exit matching T's top entry TOP, with clock KIND (the CPU's counter,
 ** guard set, or sampling): a probe counted down, the interval charged, a
-** pop, the one store of T->top, which makes the caller's context current.
+** pop, the one store of T's top, which makes the caller's context current.
 ** Sampling's needs no guard: a handler's hooks before that store find the
 ** entry still on top and push above it.
 */
@@ -124,7 +125,7 @@ APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct apro
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	charge_counter(t, top->ctx, 0, kind);
-	t->top = top - 1;
+	aprof_thread_ends_of(t, kind)->top = top - 1;
 }
 
 
@@ -132,7 +133,8 @@ APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct apro
 APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 				       uintptr_t frame)
 {
-	struct aprof_context *cur = aprof_thread_current(t);
+	struct aprof_ends *e = aprof_thread_ends(t);
+	struct aprof_context *cur = e->top->ctx;
 	struct aprof_way *w;
 
 	if (APROF_UNLIKELY(t->jumped))
@@ -142,22 +144,23 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		w = aprof_successor_miss(&t->machine, cur, fn);
 	count(w);
 	charge(t, cur, 1);
-	if (APROF_UNLIKELY(t->top == t->end) && aprof_thread_grow_stack(t) != 0) {
+	if (APROF_UNLIKELY(e->top == t->end) && aprof_thread_grow_stack(t) != 0) {
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	push(t, w->to, fn, site, frame);
+	push(e, w->to, fn, site, frame);
 }
 
 
 /* The exit of FN back to SITE on thread T (guard set): a pop. */
 APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
 {
-	const struct aprof_frame *top = t->top;
+	struct aprof_ends *e = aprof_thread_ends(t);
+	const struct aprof_frame *top = e->top;
 
 	if (APROF_LIKELY(top->fn == fn && !t->jumped)) {
 		charge(t, top->ctx, 0);
-		t->top--;
+		e->top--;
 	} else {
 		/* After a jump: the interval belongs to FN's context, found by the resync. */
 		charge(t, aprof_thread_exit_slow(t, fn, site), 0);
@@ -216,7 +219,7 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 ** The hooks' slow paths, reached by a tail call from their common case:
 ** the guard set (a hook interrupting the runtime: passed through and
 ** counted), the thread's first hook, a probe due, a jump to recover from
-** (nonlocal.c lowers T->limit and marks the top entry to send the next
+** (nonlocal.c lowers T's limit and marks the top entry to send the next
 ** hook here; a jump's resync is never timed), an entry or exit watched
 ** after an allocation (types.c: a shadow stack made to look full), a
 ** transition not cached, a full shadow stack, an exit that does not match
@@ -231,9 +234,11 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_th
 */
 APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 {
+	struct aprof_ends *e = aprof_thread_ends(t);
+
 	t->diverted = 0;
-	t->limit = t->end;
-	t->top->fn &= ~APROF_FN_JUMPED;
+	e->limit = t->end;
+	e->top->fn &= ~APROF_FN_JUMPED;
 	if (t->jumped)
 		aprof_probe_reset(t);
 }
@@ -251,16 +256,20 @@ APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					uintptr_t frame)
 {
+	struct aprof_ends *e = aprof_thread_ends(t);
+
 	APROF_ADD(t->dropped, 1);
-	if (t->top != t->end)
-		push(t, t->top->ctx, fn | APROF_FN_DROPPED, site, frame);
+	if (e->top != t->end)
+		push(e, e->top->ctx, fn | APROF_FN_DROPPED, site, frame);
 }
 
 APROF_NOINSTR static void leave_dropped(struct aprof_thread *t, uintptr_t fn)
 {
+	struct aprof_ends *e = aprof_thread_ends(t);
+
 	APROF_ADD(t->dropped, 1);
-	if (t->top->fn == (fn | APROF_FN_DROPPED))
-		t->top--;
+	if (e->top->fn == (fn | APROF_FN_DROPPED))
+		e->top--;
 }
 
 
@@ -347,7 +356,7 @@ APROF_NOINSTR static inline __attribute__((always_inline)) void
 enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
-	struct aprof_context *cur = aprof_thread_current(t), *next;
+	struct aprof_context *cur = aprof_thread_ends_of(t, kind)->top->ctx, *next;
 	struct aprof_way *w;
 
 	aprof_busy = 1;
@@ -394,7 +403,8 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 					       struct aprof_thread *t, uint32_t kind)
 {
 	struct aprof_types_watch *w = &t->types;
-	const struct aprof_frame *top = t->top;
+	struct aprof_ends *e = aprof_thread_ends_of(t, kind);
+	struct aprof_frame *top = e->top;
 	struct aprof_context *cur = top->ctx;
 	struct aprof_way *way = aprof_successor(cur, fn);
 	int candidate;
@@ -405,7 +415,7 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	}
 	aprof_busy = 1;
 	t->diverted = 0;
-	t->limit = t->end;
+	e->limit = t->end;
 	candidate = aprof_types_note(w, cur, top->frame, fn);
 	/* A candidate's exit does not match its entry: leave_watched. */
 	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, site, frame, kind);
@@ -439,7 +449,8 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 					       uint32_t kind)
 {
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_frame *top = t->top;
+	struct aprof_ends *e = aprof_thread_ends_of(t, kind);
+	struct aprof_frame *top = e->top;
 
 	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || t->diverted ||
 			   top != t->stack + w->sp + 1)) {
@@ -450,7 +461,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 	top->fn = fn; /* a push interrupted by a jump may find it (push) */
 	leave_known(t, top, kind);
 	t->diverted = 1;
-	t->limit = top - 1;
+	e->limit = top - 1;
 	__atomic_signal_fence(__ATOMIC_RELEASE); /* the watch whole before the guard goes */
 	aprof_busy = 0;
 }
@@ -465,7 +476,7 @@ PER_CLOCK(leave_watched, (uintptr_t fn, uintptr_t site, struct aprof_thread *t),
 */
 APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint32_t kind)
 {
-	return aprof_thread_diverted(t) && t->top != t->end &&
+	return aprof_thread_diverted(t) && aprof_thread_ends_of(t, kind)->top != t->end &&
 	       (kind == AMON_CLOCK_SAMPLE || (kind == APROF_CLOCK_COUNTER && t->probe > 1));
 }
 
@@ -489,11 +500,12 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
 					   uintptr_t frame, uint32_t kind)
 {
-	struct aprof_context *cur = aprof_thread_current(t);
+	const struct aprof_ends *e = aprof_thread_ends_of(t, kind);
+	struct aprof_context *cur = e->top->ctx;
 	struct aprof_way *w;
 	int guard = kind != AMON_CLOCK_SAMPLE || !APROF_INC_ONE;
 
-	if (t->top == t->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))
+	if (e->top == e->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))
 		return 0;
 	w = aprof_successor(cur, fn);
 	if (APROF_UNLIKELY(w == NULL))
@@ -509,7 +521,7 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 
 APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn, uint32_t kind)
 {
-	struct aprof_frame *top = t->top;
+	struct aprof_frame *top = aprof_thread_ends_of(t, kind)->top;
 
 	if (kind != AMON_CLOCK_SAMPLE && t->probe <= 1)
 		return 0;
@@ -579,22 +591,23 @@ APROF_NOINSTR static inline void leave_other(struct aprof_thread *t, uintptr_t f
 ** Entry to FN, called from SITE (its return address): enter_fast, or
 ** enter_uncached, enter_watched or enter_slow by a tail call.  Sampling,
 ** the everyday mode, is tested first (the counter's common case is long
-** enough that the tests more are lost in it), each by its own thread
-** pointer, aprof_hooked or aprof_counted, with no load nor test of the
-** clock's kind; sampling's without a test of the guard (SAMPLE_UNGUARDED)
-** nor of the pointer, which is aprof_unhooked without a sampled thread.
+** enough that the tests more are lost in it), with no load nor test of the
+** clock's kind: sampling's on the thread-local top and limit, without a
+** test of the guard (SAMPLE_UNGUARDED) nor of a thread, for which they do
+** nothing (aprof_thread_ends), nor its address; the counter's on
+** aprof_counted.
 */
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_hooked;
+	struct aprof_thread *t;
 	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 	int done = 0;
 
 	if (SAMPLE_UNGUARDED())
-		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
+		done = enter_fast(NULL, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
-	if (t != &aprof_unhooked) {
+	if ((t = aprof_sampled) != NULL) {
 		enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, AMON_CLOCK_SAMPLE);
 		return;
 	}
@@ -618,14 +631,14 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct aprof_thread *t = aprof_hooked;
+	struct aprof_thread *t;
 	int done = 0;
 
 	if (SAMPLE_UNGUARDED())
-		done = leave_fast(t, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
+		done = leave_fast(NULL, (uintptr_t)fn, AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
-	if (t != &aprof_unhooked) {
+	if ((t = aprof_sampled) != NULL) {
 		leave_other(t, (uintptr_t)fn, (uintptr_t)site, done, AMON_CLOCK_SAMPLE);
 		return;
 	}

@@ -32,17 +32,19 @@ APROF_API void *__cxa_begin_catch(void *exception);
 APROF_NOINSTR static void jumping(void)
 {
 	struct aprof_thread *t = aprof_self;
+	struct aprof_ends *e;
 
 	aprof_busy = 0;
 	if (t == NULL)
 		return;
+	e = aprof_thread_ends(t);
 	/* Time until the jump is the context's it leaves; after it, the landing one's. */
 	aprof_charge_now(t);
 	t->jumped = 1;
 	__atomic_signal_fence(__ATOMIC_RELEASE); /* first: a slow path in between sees it */
 	/* The next hook takes the slow path: an entry at the limit, an exit on the mark. */
-	t->top->fn |= APROF_FN_JUMPED;
-	t->limit = t->top;
+	e->top->fn |= APROF_FN_JUMPED;
+	e->limit = e->top;
 }
 
 

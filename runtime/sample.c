@@ -62,7 +62,8 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 		APROF_ADD(t->runtime_ticks, n);
 		return;
 	}
-	c = __atomic_load_n(&t->top, __ATOMIC_RELAXED)->ctx; /* aprof_thread_current */
+	/* aprof_thread_current, in the one mode in which this runs */
+	c = __atomic_load_n(&aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top, __ATOMIC_RELAXED)->ctx;
 	__atomic_store_n(&c->ticks, c->ticks + n, __ATOMIC_RELAXED);
 }
 

@@ -23,10 +23,11 @@
 */
 #define STACK_RESERVED ((size_t)1 << 23)
 
-static struct aprof_frame unhooked_top; /* fn 0: no exit matches */
-APROF_HIDDEN struct aprof_thread aprof_unhooked = { .top = &unhooked_top, .limit = &unhooked_top };
-APROF_HIDDEN __thread struct aprof_tls aprof_tls
-	__attribute__((tls_model(APROF_TLS_MODEL))) = { .hooked = &aprof_unhooked };
+/* The thread-local top and limit of a thread not sampled (thread.h): fn 0, no exit matches. */
+static struct aprof_frame unhooked_top;
+APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL))) = {
+	.ends = { .top = &unhooked_top, .limit = &unhooked_top }
+};
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
 
@@ -71,13 +72,17 @@ APROF_NOINSTR static int stack_new(struct aprof_thread *t)
 
 APROF_NOINSTR void aprof_thread_stack_reset(struct aprof_thread *t)
 {
+	struct aprof_ends *e = t->ends = aprof_thread_ends_of(t, aprof_clock_kind);
+
 	t->stack[0].ctx = t->machine.root;
 	t->stack[0].fn = 0;
 	t->stack[0].site = 0;
 	t->stack[0].frame = UINTPTR_MAX;
-	t->top = t->stack;
 	t->end = t->stack + t->cap - 1;
-	t->limit = t->end;
+	/* The top first: a signal handler's hooks in between push above it, not above unhooked_top. */
+	e->top = t->stack;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	e->limit = t->end;
 }
 
 
@@ -100,7 +105,7 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 		;
 	aprof_self = t;
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
-		aprof_sampled = aprof_hooked = t;
+		aprof_sampled = t;
 	else if (aprof_clock_kind == APROF_CLOCK_COUNTER)
 		aprof_counted = t;
 	aprof_busy--;
@@ -121,7 +126,7 @@ APROF_NOINSTR int aprof_thread_grow_stack(struct aprof_thread *t)
 		return -1;
 	t->cap = cap;
 	t->end = t->stack + cap - 1;
-	t->limit = t->end;
+	aprof_thread_ends(t)->limit = t->end;
 	return 0;
 }
 
@@ -140,7 +145,7 @@ APROF_NOINSTR void aprof_thread_stack_trim(struct aprof_thread *t)
 */
 APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t c)
 {
-	const struct aprof_frame *f = t->top;
+	const struct aprof_frame *f = aprof_thread_ends(t)->top;
 
 	while (f->frame < c) /* the sentinel's frame stops it */
 		f--;
@@ -151,6 +156,7 @@ APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t 
 APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
 						      uintptr_t site)
 {
+	struct aprof_ends *e = aprof_thread_ends(t);
 	uintptr_t p, first = 0, caller_sp = 0;
 
 	t->jumped = 0;
@@ -177,8 +183,8 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	if (caller_sp == 0)
 		caller_sp = first; /* the caller moved its stack pointer (alloca): the nearest */
 	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
-	while (caller_sp != 0 && t->top->frame < caller_sp) {
-		t->top--;
+	while (caller_sp != 0 && e->top->frame < caller_sp) {
+		e->top--;
 		APROF_ADD(t->resyncs, 1);
 	}
 	return aprof_thread_current(t);
@@ -188,7 +194,8 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
 							   uintptr_t site)
 {
-	struct aprof_context *running = aprof_thread_current(t);
+	struct aprof_ends *e = aprof_thread_ends(t);
+	struct aprof_context *running = e->top->ctx;
 	struct aprof_frame *f;
 
 	t->jumped = 0;
@@ -197,11 +204,11 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 		return running;
 	}
 	/* FN's entry: the nearest with SITE too, else the nearest with FN (a split-off part). */
-	for (f = t->top; f != t->stack; f--)
+	for (f = e->top; f != t->stack; f--)
 		if (f->fn == fn && f->site == site)
 			break;
 	if (f == t->stack)
-		for (f = t->top; f != t->stack; f--)
+		for (f = e->top; f != t->stack; f--)
 			if (f->fn == fn)
 				break;
 	if (f == t->stack) {
@@ -210,7 +217,7 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 	}
 	/* Entries above FN's were abandoned; FN's own holds the context it ran in. */
 	running = f->ctx;
-	APROF_ADD(t->resyncs, (uint64_t)(t->top - f));
-	t->top = f - 1;
+	APROF_ADD(t->resyncs, (uint64_t)(e->top - f));
+	e->top = f - 1;
 	return running;
 }

@@ -54,6 +54,16 @@ struct aprof_frame {
 #define APROF_FN_DROPPED ((uintptr_t)1 << 61)
 
 /*
+** A shadow stack's top entry (its sentinel when the stack is empty) and
+** LIMIT, the top at which an entry's common case takes the slow path
+** (struct aprof_thread).
+*/
+struct aprof_ends {
+	struct aprof_frame *top;
+	struct aprof_frame *limit;
+};
+
+/*
 ** In-run probes.  The start-up calibration (cost.h) sees the hooks with every
 ** line in the cache; in the run they also miss the cache, make transitions
 ** and contexts, and the malloc wrappers track blocks.  So about one hook in
@@ -90,10 +100,11 @@ struct aprof_probes {
 ** allocating depth).  The slow path puts it back to END and finds in JUMPED
 ** and DIVERTED what lowered it: side by side, so that the hooks tell the
 ** watch's alone by one load and one comparison (aprof_thread_diverted).
+** TOP and LIMIT are read and written through aprof_thread_ends only.
 */
 struct aprof_thread {
-	struct aprof_frame *top;         /* the top entry (STACK: the sentinel, the stack is empty) */
-	struct aprof_frame *limit;       /* a top at which the common case takes the slow path */
+	struct aprof_ends *ends;         /* where TOP and LIMIT are (aprof_thread_ends) */
+	struct aprof_ends own;           /* TOP and LIMIT, with a clock (aprof_thread_ends_of) */
 	uint64_t last;                   /* clock at the last hook: charged from here */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
 	uint8_t jumped;                  /* 1: a longjmp or catch happened since the last hook */
@@ -128,11 +139,11 @@ struct aprof_thread {
 ** as a variable (like errno).
 */
 struct aprof_tls {
+	struct aprof_ends ends;          /* the sampled thread's top and limit (aprof_thread_ends) */
 	struct aprof_thread *self;       /* aprof_self */
 	int busy;                        /* aprof_busy */
 	struct aprof_thread *sampled;    /* aprof_sampled */
 	struct aprof_thread *counted;    /* aprof_counted */
-	struct aprof_thread *hooked;     /* aprof_hooked */
 };
 /*
 ** Its TLS model: initial-exec in libaprof.so (its offset from the thread
@@ -160,19 +171,35 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 #define aprof_counted (aprof_tls.counted)
 
 /*
-** The thread the hooks' sampling common case works on: aprof_sampled, else
-** aprof_unhooked (never NULL, the thread-local block's first value), so that
-** the common case needs no test for no thread (hooks.c; JsonCpp, callgrind,
-** sampling: 2 instructions fewer per hook).
+** Where thread T's top and limit are, with clock KIND (a constant where the
+** caller knows it): in sampling mode in the thread-local block, T being the
+** calling thread (aprof_sampled), so that sampling's common case finds them
+** from the thread pointer alone, with no load of T's address first
+** (hooks.c; JsonCpp, callgrind: one instruction and one dependent load
+** fewer per hook); with a clock in T (OWN: aprof_counted, and the
+** calibration's scratch thread, cost.c).  The thread-local block's are
+** otherwise a top at its limit whose entry no exit matches (fn 0,
+** thread.c), on which sampling's common case does nothing.  T is const as
+** strchr's argument is: its constness is the caller's to keep.
 */
-#define aprof_hooked (aprof_tls.hooked)
+APROF_NOINSTR static inline struct aprof_ends *aprof_thread_ends_of(const struct aprof_thread *t,
+								    uint32_t kind)
+{
+	return kind == AMON_CLOCK_SAMPLE ? &aprof_tls.ends : (struct aprof_ends *)&t->own;
+}
 
 /*
-** A thread on which the hooks' common case does nothing: its shadow stack's
-** top is at its limit (an entry takes the slow path) and is an entry that
-** no exit matches (fn 0).
+** The same where the clock is not known: T->ends, set by
+** aprof_thread_stack_reset, one load where a test of the clock's kind took
+** five instructions (the malloc wrappers and the types watch: JsonCpp
+** small.json, callgrind, sampling, 13.7M instructions more).  Read by T's
+** own thread alone (no other reads a thread's top): a sampled thread's
+** points into its thread-local block, which goes with the thread.
 */
-extern APROF_HIDDEN struct aprof_thread aprof_unhooked;
+APROF_NOINSTR static inline struct aprof_ends *aprof_thread_ends(const struct aprof_thread *t)
+{
+	return t->ends;
+}
 
 /* Every thread's state, newest first (pushed with a compare-and-swap). */
 extern APROF_HIDDEN struct aprof_thread *aprof_threads;
@@ -212,18 +239,20 @@ APROF_HIDDEN void aprof_thread_stack_trim(struct aprof_thread *t);
 
 /*
 ** Makes T's shadow stack empty (its sentinel on top, in the root context of
-** T's machine, which must be made) and its limit END's.
+** T's machine, which must be made) and its limit END's, where its top and
+** limit are for the process's clock (T->ends, aprof_thread_ends_of): T is
+** the calling thread, or the calibration's scratch thread.
 */
 APROF_HIDDEN void aprof_thread_stack_reset(struct aprof_thread *t);
 
 /*
 ** T's current context: its top entry's.  A signal handler may read it: the
-** hooks write an entry's context before the store of T->top that puts the
+** hooks write an entry's context before the store of T's top that puts the
 ** entry on the stack (hooks.c, push).
 */
 APROF_NOINSTR static inline struct aprof_context *aprof_thread_current(const struct aprof_thread *t)
 {
-	return t->top->ctx;
+	return aprof_thread_ends(t)->top->ctx;
 }
 
 /*
@@ -238,7 +267,7 @@ APROF_NOINSTR static inline int aprof_thread_diverted(const struct aprof_thread 
 /* The entries on T's shadow stack (its depth). */
 APROF_NOINSTR static inline size_t aprof_thread_depth(const struct aprof_thread *t)
 {
-	return (size_t)(t->top - t->stack);
+	return (size_t)(aprof_thread_ends(t)->top - t->stack);
 }
 
 /*

@@ -54,7 +54,7 @@ APROF_NOINSTR static void divert(struct aprof_thread *t)
 	if (t->diverted || aprof_thread_depth(t) > w->sp)
 		return;
 	t->diverted = 1;
-	t->limit = t->stack + w->sp;
+	aprof_thread_ends(t)->limit = t->stack + w->sp;
 }
 
 
@@ -118,18 +118,19 @@ APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct apro
 					     struct aprof_heap_counts *h, uint64_t size)
 {
 	struct aprof_types_watch *w = &t->types;
+	struct aprof_ends *e = aprof_thread_ends(t);
 
 	aprof_busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	w->ctx = c;
 	w->heap = h;
 	w->sp = aprof_thread_depth(t);
-	w->frame = t->top->frame;
+	w->frame = e->top->frame;
 	w->size = size;
 	w->n = 0;
 	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
 	t->diverted = 1;
-	t->limit = t->top;
+	e->limit = e->top;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	aprof_busy = 0;
 }
@@ -191,7 +192,7 @@ APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 	}
 	if (!entry || depth != w->sp + 1)
 		return;
-	f = t->top;
+	f = aprof_thread_ends(t)->top;
 	if (aprof_types_note(w, f[-1].ctx, f[-1].frame, f->fn))
 		f->fn |= APROF_FN_WATCHED; /* its exit does not match, to watch on */
 	else
