@@ -37,8 +37,9 @@ static struct amon_context_info contexts[] = {
 };
 
 static struct symbol syms[] = {
-	{ MAIN, (char *)"Main" }, { P, (char *)"P" }, { Q, (char *)"Q" },
-	{ R, (char *)"R" }, { S, (char *)"S" },
+	{ .addr = MAIN, .name = (char *)"Main" }, { .addr = P, .name = (char *)"P" },
+	{ .addr = Q, .name = (char *)"Q" }, { .addr = R, .name = (char *)"R" },
+	{ .addr = S, .name = (char *)"S" },
 };
 
 static struct profile *prof;
