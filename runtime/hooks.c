@@ -73,11 +73,11 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 ** guard, wherever a signal handler's hooks interrupt it (their pushes go
 ** above the top they find, and they leave it as they found it; the stack
 ** never moves, thread.h), and wherever a jump out of the handler abandons
-** it: the entry's context is written before
-** that store, so that a handler finds it there, and again after it, with
-** the other fields, in case a handler's push just before the store wrote
-** its own entry there.  An entry abandoned before its other fields are
-** written holds an earlier entry's: a jump's resync pops it all the same.
+** it: the entry's context is written before that store, so that a handler
+** finds it there, and again after it, with the other fields, in case a
+** handler's push just before the store wrote its own entry there.  An
+** entry abandoned before its other fields are written holds an earlier
+** entry's: a jump's resync pops it all the same.
 */
 APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context *next,
 				      uintptr_t fn, uintptr_t site, uintptr_t frame)

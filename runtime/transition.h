@@ -61,9 +61,10 @@ _Static_assert(sizeof(struct aprof_way) == (size_t)1 << APROF_WAY_SHIFT, "a way'
 ** bytes a context before: 16 ways use 24 of their 32 bytes).  A sample's
 ** ticks and the events of counter mode share the first line, heap
 ** tracking's fields the second, the writer's walk ('next', 'held') the
-** third, where caching a successor writes ('held', 'kept').  Calls and rec hold only what the ways have given up: a context's
-** calls are its own plus the counts of the ways that lead to it
-** (aprof_machine_tally adds them up).
+** third, where caching a successor writes ('held', 'kept').  Calls and
+** rec hold only what the ways have given up: a context's calls are its own
+** plus the counts of the ways that lead to it (aprof_machine_tally adds
+** them up).
 **
 ** The history is stored as the context whose whole history is its longest
 ** proper prefix (the root's empty one if no other) and the OWN entries
