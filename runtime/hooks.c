@@ -69,7 +69,8 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 /*
 ** Pushes the entry of FN (from SITE, hook frame FRAME) in context NEXT on
 ** the shadow stack whose top and limit are E (aprof_thread_ends), which has
-** room, making NEXT current: the one store of E->top.  Safe without the
+** room, making NEXT current: the one store of E->top, an add to memory
+** (APROF_STEP: one instruction fewer than a store of F).  Safe without the
 ** guard, wherever a signal handler's hooks interrupt it (their pushes go
 ** above the top they find, and they leave it as they found it; the stack
 ** never moves, thread.h), and wherever a jump out of the handler abandons
@@ -86,7 +87,7 @@ APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context
 
 	f->ctx = next;
 	__atomic_signal_fence(__ATOMIC_RELEASE);
-	e->top = f;
+	APROF_STEP(e->top, 1);
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	f->ctx = next;
 	f->fn = fn;
@@ -115,7 +116,9 @@ APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct apro
 /*
 ** The exit matching T's top entry TOP, with clock KIND (the CPU's counter,
 ** guard set, or sampling): a probe counted down, the interval charged, a
-** pop, the one store of T's top, which makes the caller's context current.
+** pop, the one store of T's top (APROF_STEP: an add to memory, one
+** instruction fewer than a store of TOP - 1), which makes the caller's
+** context current.
 ** Sampling's needs no guard: a handler's hooks before that store find the
 ** entry still on top and push above it.
 */
@@ -125,7 +128,7 @@ APROF_NOINSTR static inline void leave_known(struct aprof_thread *t, struct apro
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	charge_counter(t, top->ctx, 0, kind);
-	aprof_thread_ends_of(t, kind)->top = top - 1;
+	APROF_STEP(aprof_thread_ends_of(t, kind)->top, -1);
 }
 
 

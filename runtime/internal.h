@@ -53,6 +53,21 @@ extern const char __stop_aprof_text[] __attribute__((visibility("hidden")));
 #endif
 
 /*
+** Moves pointer PTR, a variable, by N of the elements it points to, in one
+** instruction where the CPU has one (x86-64: an add to memory), in place of
+** the new value computed into a register and then stored: the hooks' push
+** and pop of the shadow stack's top (hooks.c; JsonCpp small.json,
+** callgrind: one instruction fewer per entry and per exit).  Still the one
+** store of PTR; its read is the caller's business (the hooks' is safe: a
+** signal handler's hooks leave the top as they found it).
+*/
+#if defined(__x86_64__)
+#define APROF_STEP(ptr, n) __asm__("addq %1, %0" : "+m"(ptr) : "i"((n) * (long)sizeof *(ptr)))
+#else
+#define APROF_STEP(ptr, n) ((ptr) += (n))
+#endif
+
+/*
 ** 1 while the process has never had a second thread (glibc's own flag, which
 ** a thread's creation clears before the thread runs, and which glibc reads to
 ** skip its own atomic instructions): the heap's shared tables and counters
