@@ -200,8 +200,9 @@ static void read_sites(struct amon_data *d, struct cursor *c, struct amon_contex
 
 /*
 ** Context I of thread TI from C: its history into TI's block of entries
-** (*USED of *CAP in use, grown as needed, at most LIMIT), at offset
-** AT[I] (the block may move before the last context), and its counters.
+** (*USED of *CAP in use, grown as needed, at most LIMIT: the thread record's
+** history_entries), at offset AT[I] (the block may move before the last
+** context), and its counters.
 */
 static void read_context(struct amon_data *d, struct cursor *c, struct amon_thread_info *ti,
 			 size_t i, size_t *at, size_t *used, size_t *cap, uint64_t limit)
@@ -218,9 +219,10 @@ static void read_context(struct amon_data *d, struct cursor *c, struct amon_thre
 		depth = ti->contexts[i - ref].depth;
 	if (more > (uint64_t)(c->end - c->p) || depth + more > UINT32_MAX ||
 	    depth + more > limit - *used)
-		fail(d, "corrupt context record (history longer than the thread's memory)");
+		fail(d, "corrupt context record (histories longer than the %llu entries the "
+			 "thread record gives)", (unsigned long long)limit);
 	if (*cap - *used < depth + more) {
-		*cap = 2 * (*used + depth + more);
+		*cap = 2 * (*used + depth + more) < limit ? 2 * (*used + depth + more) : limit;
 		ti->histories = xrealloc(ti->histories, *cap * sizeof ti->histories[0]);
 	}
 	h = ti->histories + *used;
@@ -267,7 +269,7 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 {
 	struct amon_thread th;
 	struct amon_thread_info *ti;
-	size_t i, *at, used = 0, cap = 256;
+	size_t i, *at, used = 0, cap;
 
 	if (!take(c, &th, sizeof th))
 		fail(d, "corrupt thread record");
@@ -292,14 +294,18 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	ti->ncontexts = th.contexts;
 	ti->contexts = xcalloc(th.contexts, sizeof ti->contexts[0]);
 	/*
-	** The runtime's 'memory' is never less than its histories' entries at 8
-	** bytes each (writer.c), so they cannot outgrow it: a bound that keeps a
-	** corrupt chain of prefixes from asking for more memory than the run had.
+	** The writer gives the histories' entries spelled out whole, exactly: a
+	** bound that keeps a corrupt chain of prefixes (each context its
+	** predecessor's history and one entry more: quadratic) from asking for
+	** more than the file says, checked before the block grows; and a sum
+	** that must come out right.  The block grows with what the contexts
+	** really hold, so a corrupt count alone asks for nothing.
 	*/
+	cap = th.history_entries < 256 ? (size_t)th.history_entries : 256;
 	ti->histories = xmalloc(cap * sizeof ti->histories[0]);
 	at = parsing->scratch = xcalloc(th.contexts, sizeof at[0]);
 	for (i = 0; i < th.contexts; i++)
-		read_context(d, c, ti, i, at, &used, &cap, th.memory / sizeof(uint64_t));
+		read_context(d, c, ti, i, at, &used, &cap, th.history_entries);
 	for (i = 0; i < th.contexts; i++)
 		ti->contexts[i].history = ti->histories + at[i];
 	free(at);
@@ -307,6 +313,9 @@ static void read_thread(struct amon_data *d, struct cursor *c)
 	if (c->p != c->end)
 		fail(d, "corrupt thread record (%zu bytes left over)",
 			 (size_t)(c->end - c->p));
+	if (used != th.history_entries)
+		fail(d, "corrupt thread record (histories of %zu entries, not the %llu it gives)",
+			 used, (unsigned long long)th.history_entries);
 }
 
 

@@ -46,7 +46,7 @@ struct amon_thread_info {
 	uint32_t flags;            /* AMON_THREAD_* */
 	uint64_t transitions;
 	uint64_t resyncs, dropped, unmatched; /* as struct amon_thread */
-	uint64_t memory;           /* bytes the runtime mapped for the thread */
+	uint64_t memory;           /* bytes the runtime took for the thread (amon.h) */
 	uint64_t runtime_ticks;    /* sampling: samples in the runtime's own code, in no context */
 	struct amon_thread record; /* as written: the hooks' costs, calibrated and probed */
 	double entry_cost;         /* the runtime's own ticks taken off per interval ending in */

@@ -84,6 +84,7 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 {
 	struct buffer coded = { NULL, 0, 0 };
 	struct amon_thread th;
+	uint64_t entries = 0;     /* the histories' entries, spelled out whole */
 	size_t i;
 
 	for (i = 0; i < ti->ncontexts; i++) {
@@ -115,6 +116,7 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 			end = amon_code_site(end, c->depth > 0 ? c->history[c->depth - 1] : 0,
 					     &c->sites[k]);
 		coded.n = (size_t)(end - coded.p);
+		entries += c->depth;
 	}
 	memset(&th, 0, sizeof th);
 	th.tid = ti->tid;
@@ -125,6 +127,7 @@ static void put_thread(struct buffer *b, const struct amon_thread_info *ti)
 	th.dropped = ti->dropped;
 	th.unmatched = ti->unmatched;
 	th.memory = ti->memory;
+	th.history_entries = entries;
 	th.runtime_ticks = ti->runtime_ticks;
 	th.flags = ti->flags;
 	put_record(b, AMON_TAG_THREAD, sizeof th + coded.n);

@@ -14,8 +14,9 @@
 /*
 ** Prints, one "name value" line each: routines called, calls, contexts,
 ** transitions, average and maximum history length (entries, marked and
-** unmarked), profiling memory (bytes of contexts, histories and transition
-** tables, as amon.out says), amon.out's size in
+** unmarked), profiling memory (bytes the runtime took for contexts,
+** histories, heap counters and transition tables: amon.out's threads'
+** memory, summed), amon.out's size in
 ** bytes, threads, and the run's time in seconds.  P is D's time profile.
 */
 void stats_print(FILE *out, const struct amon_data *d, const struct profile *p);

@@ -24,7 +24,7 @@
 
 #define AMON_MAGIC "AMONOUT\0" /* 8 bytes, NUL included */
 #define AMON_MAGIC_SIZE 8
-#define AMON_VERSION 6          /* bumped on any incompatible change */
+#define AMON_VERSION 7          /* bumped on any incompatible change */
 #define AMON_BYTE_ORDER 0x01020304u
 
 /* The clock that produced the ticks (amon_header.clock). */
@@ -140,10 +140,15 @@ struct amon_thread {
 	uint64_t exit_probe_ticks;   /* their ticks, summed */
 	uint64_t heap_probes;        /* heap-tracking calls timed in the run */
 	uint64_t heap_probe_ticks;   /* their ticks, summed */
-	uint64_t memory;        /* bytes of the thread's contexts, histories, heap counters
-				   and transition table (Spivey's "profiling memory"), or
-				   its histories' entries at 8 bytes each if more (the
-				   reader's bound on them) */
+	uint64_t memory;        /* bytes the runtime took for the thread (Spivey's "profiling
+				   memory", Table I): its arena's contexts with their
+				   histories, heap counters and bins, type sites and
+				   scratch, and its transition table and index */
+	uint64_t history_entries; /* the entries of the contexts that follow, each history
+				     spelled out whole (the sum of their depths n): what the
+				     reader rebuilds, which may pass memory / 8 since the
+				     runtime holds a history as its prefix and a few entries;
+				     the reader refuses a thread whose histories differ */
 	uint64_t runtime_ticks; /* sampling: samples that landed while the thread ran the
 				   runtime's own code (a hook, heap tracking, start-up, the
 				   writer), in no context's ticks; 0 with other clocks */

@@ -363,7 +363,8 @@ APROF_NOINSTR static int code_context(struct coder *k, const struct aprof_contex
 
 /*
 ** Codes the first N contexts of machine M into K, and adds up their
-** histories' entries in *ENTRIES (amon.h's 'memory'); 0, or -1 if no memory.
+** histories' entries in *ENTRIES (amon.h's 'history_entries'); 0, or -1 if
+** no memory.
 */
 APROF_NOINSTR static int code_contexts(struct coder *k, const struct aprof_machine *m, uint64_t n,
 				       uint64_t *entries)
@@ -427,7 +428,6 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	const struct aprof_machine *m = &t->machine;
 	struct amon_thread th;
 	struct coder k;
-	uint64_t entries = 0;
 
 	/* The thread may still run: write the first 'contexts' it had published. */
 	memset(&th, 0, sizeof th);
@@ -452,17 +452,11 @@ APROF_NOINSTR static void write_thread(struct out *o, const struct aprof_thread 
 	th.exit_probe_ticks = APROF_GET(t->probes.exit_ticks);
 	th.heap_probes = APROF_GET(t->probes.heap);
 	th.heap_probe_ticks = APROF_GET(t->probes.heap_ticks);
-	/*
-	** The reader spells every history out and takes 'memory' as their bound
-	** (amon.h); the runtime holds a history as its prefix and a few entries,
-	** so deep ones (a chain of 300 routines) can take more, whole.
-	*/
 	th.memory = aprof_machine_memory(m);
 	th.flags = APROF_GET(m->full) || APROF_GET(t->lost) ? AMON_THREAD_INCOMPLETE : 0;
 	memset(&k, 0, sizeof k);
-	if (code_contexts(&k, m, th.contexts, &entries) == 0) {
-		if (th.memory < entries * sizeof(uint64_t))
-			th.memory = entries * sizeof(uint64_t);
+	/* history_entries: exactly those of the contexts coded, which the reader checks. */
+	if (code_contexts(&k, m, th.contexts, &th.history_entries) == 0) {
 		out_record(o, AMON_TAG_THREAD, sizeof th + k.bytes.used);
 		out_bytes(o, &th, sizeof th);
 		out_bytes(o, k.bytes.p, k.bytes.used);

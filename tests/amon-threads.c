@@ -8,9 +8,12 @@
 **   pid N                                    the process that wrote the file
 **   modules N                                objects recorded, the executable included
 **   module PATH                              one line per object, the executable first
-**   thread TID RESYNCS DROPPED UNMATCHED CONTEXTS ENTRIES NAME
+**   thread TID RESYNCS DROPPED UNMATCHED CONTEXTS ENTRIES MEMORY HISTORY NAME
 ** ENTRIES is the thread's instrumented entries: calls + recursive calls
-** summed over its contexts.  NAME is the thread's name (may be empty).
+** summed over its contexts.  MEMORY is its record's 'memory' (bytes the
+** runtime took), HISTORY its 'history_entries' (its histories' entries
+** spelled out, which the reader checked).  NAME is the thread's name (may be
+** empty).
 */
 #include <config.h>
 
@@ -41,8 +44,9 @@ int main(int argc, char **argv)
 
 		for (k = 0; k < th->ncontexts; k++)
 			entries += th->contexts[k].calls + th->contexts[k].rec;
-		printf("thread %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %zu %" PRIu64 " %s\n",
-		       th->tid, th->resyncs, th->dropped, th->unmatched, th->ncontexts, entries,
+		printf("thread %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %zu %" PRIu64,
+		       th->tid, th->resyncs, th->dropped, th->unmatched, th->ncontexts, entries);
+		printf(" %" PRIu64 " %" PRIu64 " %s\n", th->memory, th->record.history_entries,
 		       th->name);
 	}
 	return ferror(stdout) != 0;

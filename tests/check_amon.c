@@ -15,6 +15,7 @@
 #include "tests/check_aprof.h"
 
 #define M AMON_MARK
+#define ANY 4096 /* history entries enough for every file below: the fault under test comes first */
 
 /* An amon.out being built. */
 struct image {
@@ -41,11 +42,11 @@ static void put_record(struct image *im, uint32_t tag, uint64_t length)
 
 /*
 ** A file of one executable and one thread whose contexts are the N bytes
-** CODED, claiming CONTEXTS contexts and MEMORY bytes; parsed, with *ERROR
-** the message if it is refused.
+** CODED, claiming CONTEXTS contexts whose histories spell out ENTRIES
+** entries; parsed, with *ERROR the message if it is refused.
 */
 static struct amon_data *parse(const unsigned char *coded, size_t n, uint64_t contexts,
-			       uint64_t memory, char **error)
+			       uint64_t entries, char **error)
 {
 	static const char path[] = "/bin/prog";
 	struct image im = { .used = 0 };
@@ -68,7 +69,8 @@ static struct amon_data *parse(const unsigned char *coded, size_t n, uint64_t co
 	put(&im, path, mod.path_length);
 	memset(&th, 0, sizeof th);
 	th.contexts = contexts;
-	th.memory = memory;
+	th.memory = 4096;
+	th.history_entries = entries;
 	put_record(&im, AMON_TAG_THREAD, sizeof th + n);
 	put(&im, &th, sizeof th);
 	put(&im, coded, n);
@@ -84,11 +86,11 @@ static struct amon_data *parse(const unsigned char *coded, size_t n, uint64_t co
 
 
 /* The reader must refuse CODED with a message containing WANT. */
-static void refused(const unsigned char *coded, size_t n, uint64_t contexts, uint64_t memory,
+static void refused(const unsigned char *coded, size_t n, uint64_t contexts, uint64_t entries,
 		    const char *want)
 {
 	char *error;
-	struct amon_data *d = parse(coded, n, contexts, memory, &error);
+	struct amon_data *d = parse(coded, n, contexts, entries, &error);
 
 	ck_assert_ptr_null(d);
 	ck_assert_ptr_nonnull(error);
@@ -133,7 +135,7 @@ static const unsigned char good[] = {
 START_TEST(test_good)
 {
 	char *error;
-	struct amon_data *d = parse(good, sizeof good, 5, 4096, &error);
+	struct amon_data *d = parse(good, sizeof good, 5, 8, &error);
 	const struct amon_context_info *c;
 
 	ck_assert_msg(d != NULL, "%s", error);
@@ -186,30 +188,35 @@ START_TEST(test_corrupt)
 		0, 0, 0, 0, 1, 0x05, 0, 1, 1, 0x01, 0, 1, 1, 0x01, 0,
 	};
 
-	refused(far_ref, sizeof far_ref, 2, 4096, "history of a context that does not exist");
-	refused(cut, sizeof cut, 2, 4096, "bad varint");
-	refused(long_varint, sizeof long_varint, 2, 4096, "bad varint");
-	refused(unknown, sizeof unknown, 1, 4096, "unknown counter");
-	refused(no_candidate, sizeof no_candidate, 1, 4096, "corrupt type site");
-	refused(five, sizeof five, 1, 4096, "corrupt type site");
-	refused(marked, sizeof marked, 1, 4096, "corrupt type site (candidate)");
-	refused(sites_cut, sizeof sites_cut, 1, 4096, "type sites cannot fit");
-	refused(null, sizeof null, 2, 4096, "null address");
-	refused(unmarked, sizeof unmarked, 2, 4096, "running routine unmarked");
-	refused(freed, sizeof freed, 1, 4096, "more freed than allocated");
-	refused(left, sizeof left, 1, 4096, "bytes left over");
-	refused(left, sizeof left, 2, 4096, "contexts cannot fit");
-	/* 1 + 2 + 3 entries: 48 bytes of histories, which 40 bytes of memory cannot have held. */
-	refused(chain, sizeof chain, 4, 40, "history longer than the thread's memory");
+	refused(far_ref, sizeof far_ref, 2, ANY, "history of a context that does not exist");
+	refused(cut, sizeof cut, 2, ANY, "bad varint");
+	refused(long_varint, sizeof long_varint, 2, ANY, "bad varint");
+	refused(unknown, sizeof unknown, 1, ANY, "unknown counter");
+	refused(no_candidate, sizeof no_candidate, 1, ANY, "corrupt type site");
+	refused(five, sizeof five, 1, ANY, "corrupt type site");
+	refused(marked, sizeof marked, 1, ANY, "corrupt type site (candidate)");
+	refused(sites_cut, sizeof sites_cut, 1, ANY, "type sites cannot fit");
+	refused(null, sizeof null, 2, ANY, "null address");
+	refused(unmarked, sizeof unmarked, 2, ANY, "running routine unmarked");
+	refused(freed, sizeof freed, 1, ANY, "more freed than allocated");
+	refused(left, sizeof left, 1, ANY, "bytes left over");
+	refused(left, sizeof left, 2, ANY, "contexts cannot fit");
+	/*
+	** 1 + 2 + 3 entries spelled out: refused as soon as they pass the 5 the
+	** thread record gives, before the block grows; read with 6; refused
+	** with 7, once every context is read.
+	*/
+	refused(chain, sizeof chain, 4, 5, "longer than the 5 entries the thread record gives");
 	{
 		char *error;
-		struct amon_data *d = parse(chain, sizeof chain, 4, 48, &error);
+		struct amon_data *d = parse(chain, sizeof chain, 4, 6, &error);
 
 		ck_assert_msg(d != NULL, "%s", error);
 		ck_assert_uint_eq(d->threads[0].contexts[3].depth, 3);
 		ck_assert_uint_eq(d->threads[0].contexts[3].history[2], 1 | M);
 		amon_free(d);
 	}
+	refused(chain, sizeof chain, 4, 7, "histories of 6 entries, not the 7 it gives");
 }
 END_TEST
 

@@ -39,6 +39,12 @@ rejects "empty amon.out" "not an amon.out file" "$exe" "$WORK/empty.out"
 cp "$good" "$WORK/corrupt.out"
 printf '\377' | dd of="$WORK/corrupt.out" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 rejects "corrupted amon.out" "checksum mismatch" "$exe" "$WORK/corrupt.out"
+# Version 6, whose thread 'memory' was also the bound on the histories
+# (the version is the u32 after the 8 bytes of magic): refused by name.
+cp "$good" "$WORK/v6.out"
+printf '\006' | dd of="$WORK/v6.out" bs=1 seek=8 conv=notrunc 2>/dev/null
+rejects "amon.out of an older version" "v6.out: amon.out version 6; this aprof reads version" \
+	"$exe" "$WORK/v6.out"
 rejects "amon.out of another executable" "build-id differs" "$top_builddir/tests/s-shared" "$good"
 # A stripped executable falls back to its dynamic symbols, says so in one
 # line, and shows what no symbol names as an address in the executable.

@@ -2,7 +2,8 @@
 # e2e-deep.sh -- tests/s-deep.c: recursion 1,000,000 deep (on a thread with
 # a 1 GiB stack, whatever ulimit -s says), direct (down) and mutual (ping and
 # pong): no crash, every call counted; and a chain of 256 routines, whose
-# histories take more whole than the runtime's memory for them: read all.
+# histories take more whole than the runtime's memory for them: read all,
+# each thread's histories' entries exact, its memory the runtime's own.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-deep"
@@ -38,6 +39,35 @@ expect_eq "hooks timed in the run, 2604 to 7813" \
 	"$(awk -v n="$probes" 'BEGIN { print (n >= 2604 && n <= 7813) ? "yes" : n }')" yes
 amon_threads "$WORK/amon.out"
 expect_eq "entries, both threads" "$(thread_field s-deep entries | sort -n | tr '\n' ' ')" "258 2000001 "
+# Histories spelled out: main's thread main 1, after 2, the chain 2 to 257
+# (33,152); the deep thread deep, down, ping and pong's 17.  The reader
+# checked each thread's sum against its record.
+expect_eq "history entries, both threads" \
+	"$(thread_field s-deep history-entries | sort -n | tr '\n' ' ')" "17 33155 "
+# memory is the runtime's own (its arena's bytes and its tables'), not the
+# histories at 8 bytes each, which version 6 wrote where that was more, as
+# the reader's bound (main's 33,155 entries: 265,240 bytes): at least main's
+# 259 contexts and its first transition table of 1024 slots, at the sizes
+# the runtime's own headers give.
+expect_eq "memory-bytes, the threads' memory summed" \
+	"$(awk '$1 == "memory-bytes" { print $2 }' "$WORK/stats")" \
+	"$(thread_field s-deep memory | awk '{ n += $1 } END { print n }')"
+{
+	printf '%s\n' '#include <stdio.h>'
+	printf '%s\n' '#include "transition.h"'
+	printf '%s\n' 'int main(void)'
+	printf '%s\n' '{'
+	printf '%s\n' '	printf("%zu\n", 259 * sizeof(struct aprof_context) +'
+	printf '%s\n' '	       1024 * sizeof(struct aprof_transition));'
+	printf '%s\n' '	return 0;'
+	printf '%s\n' '}'
+} >"$WORK/least.c"
+"$CC" -I"$top_builddir" -I"$top_srcdir/runtime" -o "$WORK/least" "$WORK/least.c" ||
+	fail "least.c does not build"
+least=$("$WORK/least")
+main_memory=$(awk '$1 == "thread" && $6 == 259 { print $8 }' "$WORK/threads")
+expect_eq "main's memory, from its contexts' and table's to 265,239 bytes" \
+	"$(awk -v m="$main_memory" -v l="$least" 'BEGIN { print (m >= l && m < 265240) ? "yes" : m }')" yes
 expect_eq "resyncs, unmatched" \
 	"$(awk '$1 == "thread" { r += $3; u += $5 } END { print r, u }' "$WORK/threads")" "0 0"
 finish

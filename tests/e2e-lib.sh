@@ -118,14 +118,16 @@ amon_threads() {
 }
 
 # thread_field NAME FIELD: FIELD (tid, resyncs, dropped, unmatched, contexts,
-# entries: calls + recursive calls) of each thread named NAME in
-# $WORK/threads, one line per such thread; NAME "*" is every thread.
+# entries: calls + recursive calls, memory: bytes the runtime took,
+# history-entries: its histories' entries spelled out) of each thread named
+# NAME in $WORK/threads, one line per such thread; NAME "*" is every thread.
 thread_field() {
 	awk -v n="$1" -v f="$2" '$1 == "thread" {
-		name = $8; for (i = 9; i <= NF; i++) name = name " " $i
+		name = $10; for (i = 11; i <= NF; i++) name = name " " $i
 		if (n != "*" && name != n) next
 		k = f == "tid" ? 2 : f == "resyncs" ? 3 : f == "dropped" ? 4 : \
-		    f == "unmatched" ? 5 : f == "contexts" ? 6 : f == "entries" ? 7 : 0
+		    f == "unmatched" ? 5 : f == "contexts" ? 6 : f == "entries" ? 7 : \
+		    f == "memory" ? 8 : f == "history-entries" ? 9 : 0
 		if (k) print $k }' "$WORK/threads"
 }
 
