@@ -456,7 +456,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 	struct aprof_frame *top = e->top;
 
 	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || t->diverted ||
-			   top != t->stack + w->sp + 1)) {
+			   top != w->at + 1)) {
 		leave_slow(fn, site);
 		return;
 	}

@@ -264,12 +264,6 @@ APROF_NOINSTR static inline int aprof_thread_diverted(const struct aprof_thread 
 	return (t->jumped | t->diverted << 8) == 1 << 8;
 }
 
-/* The entries on T's shadow stack (its depth). */
-APROF_NOINSTR static inline size_t aprof_thread_depth(const struct aprof_thread *t)
-{
-	return (size_t)(aprof_thread_ends(t)->top - t->stack);
-}
-
 /*
 ** The first enter hook after a longjmp or a caught exception (T->jumped):
 ** FRAME is its canonical frame address, SITE the return address into the

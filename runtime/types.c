@@ -42,7 +42,7 @@ APROF_NOINSTR void aprof_types_init(void)
 
 
 /*
-** Sends T's next entry from depth W->sp to the slow path (hooks.c), once:
+** Sends T's next entry from W->at's depth to the slow path (hooks.c), once:
 ** the common case takes the slow path when the shadow stack looks full, so
 ** its limit is lowered to that depth, for both clocks.  Entries deeper or
 ** shallower, and every exit, keep the common case.
@@ -51,20 +51,22 @@ APROF_NOINSTR static void divert(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (t->diverted || aprof_thread_depth(t) > w->sp)
+	if (t->diverted || aprof_thread_ends(t)->top > w->at)
 		return;
 	t->diverted = 1;
-	aprof_thread_ends(t)->limit = t->stack + w->sp;
+	aprof_thread_ends(t)->limit = w->at;
 }
 
 
 /*
-** A site for watch W's allocation, counted once, appended to its context's
-** at LINK, the list's end.  Apart, so that aprof_types_record, which finds
-** a site nearly always, makes no call and saves no register.
+** A site for watch W's allocation of SIZE bytes, counted once, appended to
+** its context's at LINK, the list's end.  Apart, so that site_count's
+** callers, which find a site nearly always, make no call and save no
+** register there.
 */
 APROF_NOINSTR __attribute__((noinline)) static void site_new(struct aprof_thread *t,
 							     const struct aprof_types_watch *w,
+							     uint64_t size,
 							     struct aprof_type_site **link)
 {
 	struct aprof_type_site *s = aprof_arena_alloc(&t->machine.arena, sizeof *s, 8);
@@ -74,7 +76,7 @@ APROF_NOINSTR __attribute__((noinline)) static void site_new(struct aprof_thread
 		return;
 	}
 	s->next = NULL;
-	s->s.size = w->size;
+	s->s.size = size;
 	s->s.allocs = 1;
 	memcpy(s->s.candidate, w->candidate, sizeof s->s.candidate);
 	__atomic_store_n(link, s, __ATOMIC_RELEASE);
@@ -82,57 +84,100 @@ APROF_NOINSTR __attribute__((noinline)) static void site_new(struct aprof_thread
 
 
 /*
-** The watched allocation counted at its (size, candidates) site of the
-** watch's context.  The watch's candidates past its count are set to 0
-** first, as a site keeps them (amon.h), so that the sites compare with the
-** watch's own candidates, not a copy (a fixed count, which GCC unrolls: up
-** to its count it made a call).
+** An allocation of SIZE bytes in context C, whose N candidates (1 at
+** least) are watch W's, counted at its (size, candidates) site of C, if
+** it has one: NULL; else the list's end, where site_new is to append it,
+** or NULL if C has AMON_SITES_MAX (its type will be unknown, amon.h).
+** The watch's candidates past N are set to 0 first, as a site keeps them
+** (amon.h), so that the sites compare with the watch's own candidates,
+** not a copy (a fixed count, which GCC unrolls: up to its count it made a
+** call).  C, SIZE and N given apart: allocated_after has begun its next
+** watch.
 */
+APROF_NOINSTR static inline struct aprof_type_site **site_count(struct aprof_types_watch *w,
+								const struct aprof_context *c,
+								uint64_t size, uint32_t n)
+{
+	struct aprof_type_site *s, **link = &c->heap->sites;
+	uint32_t k;
+
+	for (k = 1; k < AMON_CANDIDATES; k++)
+		if (k >= n)
+			w->candidate[k] = 0;
+	for (n = 0; (s = *link) != NULL; link = &s->next, n++)
+		if (s->s.size == size &&
+		    memcmp(s->s.candidate, w->candidate, sizeof s->s.candidate) == 0) {
+			APROF_ADD(s->s.allocs, 1);
+			return NULL;
+		}
+	return n < AMON_SITES_MAX ? link : NULL;
+}
+
+
 APROF_NOINSTR void aprof_types_record(struct aprof_thread *t)
 {
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_type_site *s, **link = &w->heap->sites;
-	uint32_t k, n = 0;
+	struct aprof_type_site **link = site_count(w, w->ctx, w->size, w->n);
 
-	for (k = 1; k < AMON_CANDIDATES; k++) /* W->n is 1 at least */
-		if (k >= w->n)
-			w->candidate[k] = 0;
-	for (; (s = *link) != NULL; link = &s->next, n++)
-		if (s->s.size == w->size &&
-		    memcmp(s->s.candidate, w->candidate, sizeof s->s.candidate) == 0) {
-			APROF_ADD(s->s.allocs, 1);
-			return;
-		}
-	if (n < AMON_SITES_MAX) /* else its type will be unknown (amon.h) */
-		site_new(t, w, link);
+	if (link != NULL)
+		site_new(t, w, w->size, link);
 }
 
 
 /*
 ** T's watch of the allocation of SIZE bytes it has just made in context C,
-** whose counters are H, begun under the guard.  A signal handler's hooks
-** must not see the watch half made; the fences keep the guard's stores,
-** which nothing here reads, where they are.
+** at the shadow stack's top TOP (its ends E), begun, the guard set
+** (watch_begin).
 */
-APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct aprof_context *c,
-					     struct aprof_heap_counts *h, uint64_t size)
+APROF_NOINSTR static inline void watch_set(struct aprof_thread *t, struct aprof_context *c,
+					   uint64_t size, struct aprof_ends *e,
+					   struct aprof_frame *top)
 {
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_ends *e = aprof_thread_ends(t);
 
-	aprof_busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	w->ctx = c;
-	w->heap = h;
-	w->sp = aprof_thread_depth(t);
-	w->frame = e->top->frame;
+	w->at = top;
+	w->frame = top->frame;
 	w->size = size;
 	w->n = 0;
 	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
 	t->diverted = 1;
-	e->limit = e->top;
+	e->limit = top;
+}
+
+
+/*
+** watch_set under the guard, T's ends E.  A signal handler's hooks must not
+** see the watch half made; the fences keep the guard's stores, which
+** nothing here reads, where they are.  The top read before the guard (a
+** handler's hooks leave it as they found it), so that the fence does not
+** make GCC read it again.
+*/
+APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct aprof_context *c,
+					     uint64_t size, struct aprof_ends *e)
+{
+	struct aprof_frame *top = e->top;
+
+	aprof_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	watch_set(t, c, size, e, top);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	aprof_busy = 0;
+}
+
+
+/*
+** allocated_after's end where the last watch's allocation of SIZE bytes
+** has a new site, at LINK: the guard cleared.  Returns P.
+*/
+APROF_NOINSTR __attribute__((noinline)) static void *allocated_new_site(struct aprof_thread *t,
+									uint64_t size, void *p,
+									struct aprof_type_site **link)
+{
+	site_new(t, &t->types, size, link);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	aprof_busy = 0;
+	return p;
 }
 
 
@@ -142,57 +187,81 @@ APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct apro
 ** candidate still running, marked (this allocation made inside it): it is
 ** unmarked, as its exit will not be watched.  (An entry that ends a watch
 ** is not a candidate, or is its last, unmarked; one of a shallower depth
-** finds the candidates' entries popped.)
+** finds the candidates' entries popped.)  The next watch is begun first,
+** and the last one's context, size and count kept, so that few values
+** stay live across the count and it saves no register (the count's
+** candidates stay: a watch begins with none, and the guard keeps
+** handlers' hooks from noting any meanwhile); no call but a tail call,
+** where the site is new (allocated_new_site).
 */
-APROF_NOINSTR __attribute__((noinline)) static void allocated_after(struct aprof_thread *t,
-								    struct aprof_context *c,
-								    struct aprof_heap_counts *h,
-								    uint64_t size)
+APROF_NOINSTR __attribute__((noinline)) static void *allocated_after(struct aprof_thread *t,
+								     struct aprof_context *c,
+								     uint64_t size, void *p)
 {
 	struct aprof_types_watch *w = &t->types;
 	uintptr_t last = w->candidate[w->n - 1];
+	struct aprof_frame *f = w->at + 1;
+	const struct aprof_context *last_ctx;
+	uint64_t last_size;
+	uint32_t n;
+	struct aprof_type_site **link;
 
 	aprof_busy = 1;
-	if (w->sp < aprof_thread_depth(t) && t->stack[w->sp + 1].fn == (last | APROF_FN_WATCHED))
-		t->stack[w->sp + 1].fn = last;
-	aprof_types_finish(t, w);
-	watch_begin(t, c, h, size);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (f <= aprof_thread_ends(t)->top && f->fn == (last | APROF_FN_WATCHED))
+		f->fn = last;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* (the loads below after it: fewer registers) */
+	last_ctx = w->ctx;
+	last_size = w->size;
+	n = w->n;
+	watch_set(t, c, size, aprof_thread_ends(t), aprof_thread_ends(t)->top);
+	link = site_count(w, last_ctx, last_size, n);
+	if (APROF_UNLIKELY(link != NULL))
+		return allocated_new_site(t, last_size, p, link);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	aprof_busy = 0;
+	return p;
 }
 
 
-APROF_NOINSTR void aprof_types_allocated(struct aprof_thread *t, struct aprof_context *c,
-					 struct aprof_heap_counts *h, uint64_t size)
+APROF_NOINSTR void *aprof_types_allocated(struct aprof_thread *t, struct aprof_context *c,
+					  uint64_t size, void *p)
 {
 	struct aprof_types_watch *w = &t->types;
+	struct aprof_ends *e;
 
 	/* A call only after a candidate, so that the common case saves no registers. */
 	if (APROF_UNLIKELY(w->n > 0)) {
 		if (w->n != APROF_TYPES_OFF)
-			allocated_after(t, c, h, size);
-		return;
+			return allocated_after(t, c, size, p);
+		return p;
 	}
-	watch_begin(t, c, h, size);
+	e = aprof_thread_ends(t);
+	if (w->ctx == c && w->at == e->top && e->limit == e->top && w->frame == e->top->frame) {
+		APROF_PUT(w->size, size); /* the same watch: a loop that allocates */
+		return p;
+	}
+	watch_begin(t, c, size, e);
+	return p;
 }
 
 
 APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 {
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_frame *f;
-	size_t depth = aprof_thread_depth(t);
+	struct aprof_frame *f = aprof_thread_ends(t)->top;
 
 	if (w->ctx == NULL)
 		return;
-	if (depth <= w->sp) {
-		if (depth < w->sp) /* the allocating routine returned (or a jump left it) */
+	if (f <= w->at) {
+		if (f < w->at) /* the allocating routine returned (or a jump left it) */
 			aprof_types_finish(t, w);
 		else
 			divert(t); /* back from a candidate: the next one */
 		return;
 	}
-	if (!entry || depth != w->sp + 1)
+	if (!entry || f != w->at + 1)
 		return;
-	f = aprof_thread_ends(t)->top;
 	if (aprof_types_note(w, f[-1].ctx, f[-1].frame, f->fn))
 		f->fn |= APROF_FN_WATCHED; /* its exit does not match, to watch on */
 	else
@@ -205,9 +274,8 @@ APROF_NOINSTR void aprof_types_exit(struct aprof_thread *t, uintptr_t fn)
 {
 	struct aprof_types_watch *w = &t->types;
 
-	if (w->ctx != NULL && w->sp < aprof_thread_depth(t) &&
-	    t->stack[w->sp + 1].fn == (fn | APROF_FN_WATCHED))
-		t->stack[w->sp + 1].fn = fn;
+	if (w->ctx != NULL && w->at < aprof_thread_ends(t)->top && w->at[1].fn == (fn | APROF_FN_WATCHED))
+		w->at[1].fn = fn;
 }
 
 

@@ -33,11 +33,14 @@ struct aprof_type_site {
 	struct amon_type_site s;        /* size, allocations (relaxed atomic), candidates */
 };
 
-/* A thread's watch of the allocation it made last (struct aprof_thread). */
+/*
+** A thread's watch of the allocation it made last (struct aprof_thread).
+** The context's counters, which hold its sites, are CTX's (heap.c charges
+** an allocation to the current context's): not kept apart.
+*/
 struct aprof_types_watch {
 	struct aprof_context *ctx;         /* the allocating context; NULL: no watch */
-	struct aprof_heap_counts *heap;    /* its counters, which hold its sites */
-	size_t sp;                         /* shadow-stack depth when it allocated */
+	struct aprof_frame *at;            /* the allocating activation's shadow-stack entry */
 	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
 	uint32_t n;                        /* candidates noted so far; APROF_TYPES_OFF */
@@ -80,34 +83,19 @@ APROF_NOINSTR static inline void aprof_types_thread(struct aprof_types_watch *w)
 }
 
 /*
-** An allocation of SIZE bytes in context C, at shadow-stack depth DEPTH in
-** the activation whose frame is FRAME, the shadow stack's limit lowered to
-** its top (LIMITED): if W already watches C there and saw no candidate (a
-** loop that allocates), only its size changes, in one store a signal
-** handler sees whole, and this returns 1; else 0, and the allocation needs
-** aprof_types_allocated.  (A limit at the top there, no candidate seen, is
-** the watch's own, or a jump's not yet followed, whose slow path finds the
-** watch as the watch's own limit would.)  1 too if the process watches nothing.  The malloc
-** wrappers' common case, inline.
+** Thread T, in context C, has just allocated SIZE bytes for the program at
+** P: notes the last allocation's candidates, and watches the hooks to come;
+** returns P, so that the malloc wrappers reach it by a tail call.  If the
+** watch already watches C's activation there (a loop that allocates) and
+** saw no candidate, with the limit still lowered at its entry, only its
+** size changes, in one store a signal handler sees whole.  (A limit at the
+** top there, no candidate seen, is the watch's own, or a jump's not yet
+** followed, whose slow path finds the watch as the watch's own limit
+** would.)  Only P if the process watches nothing (APROF_TYPES_OFF), which
+** the wrappers' common case tests before the call (aprof_types_on).
 */
-APROF_NOINSTR static inline int aprof_types_rewatch(struct aprof_types_watch *w,
-						     const struct aprof_context *c, size_t depth,
-						     uintptr_t frame, int limited, uint64_t size)
-{
-	if (APROF_UNLIKELY(w->n != 0))
-		return w->n == APROF_TYPES_OFF;
-	if (w->ctx != c || !limited || w->sp != depth || w->frame != frame)
-		return 0;
-	APROF_PUT(w->size, size);
-	return 1;
-}
-
-/*
-** Thread T, in context C whose counters are H, has just allocated SIZE bytes:
-** notes the last allocation's candidates, and watches the hooks to come.
-*/
-APROF_HIDDEN void aprof_types_allocated(struct aprof_thread *t, struct aprof_context *c,
-					struct aprof_heap_counts *h, uint64_t size);
+APROF_HIDDEN void *aprof_types_allocated(struct aprof_thread *t, struct aprof_context *c,
+					 uint64_t size, void *p);
 
 /*
 ** An entry of FN from context CTX, in the activation whose frame is FRAME,
