@@ -377,13 +377,17 @@ PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, s
 
 
 /*
-** The end of T's types watch, on a watched entry that was no candidate, when
-** the watch saw candidates: its allocation counted at its site, then the
-** guard cleared.  Apart, so that enter_watched, which tail-calls it, saves
-** no register for the call.
+** The end of the calling thread's types watch, on a watched entry that was
+** no candidate, when the watch saw candidates: its allocation counted at
+** its site, then the guard cleared.  Apart, so that enter_watched, which
+** tail-calls it, saves no register for the call; the thread from its
+** thread-local pointer, not a parameter, so that enter_watched moves one
+** argument fewer on every watched entry.
 */
-APROF_NOINSTR __attribute__((noinline)) static void watch_end(struct aprof_thread *t)
+APROF_NOINSTR __attribute__((noinline)) static void watch_end(void)
 {
+	struct aprof_thread *t = aprof_self;
+
 	aprof_types_finish(t, &t->types);
 	aprof_busy = 0;
 }
@@ -424,7 +428,7 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, site, frame, kind);
 	if (!candidate) {
 		if (w->n != 0) {
-			watch_end(t);
+			watch_end();
 			return;
 		}
 		w->ctx = NULL; /* the allocating activation left, no candidate seen */
