@@ -377,34 +377,17 @@ PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, s
 
 
 /*
-** The end of the calling thread's types watch, on a watched entry that was
-** no candidate, when the watch saw candidates: its allocation counted at
-** its site, then the guard cleared.  Apart, so that enter_watched, which
-** tail-calls it, saves no register for the call; the thread from its
-** thread-local pointer, not a parameter, so that enter_watched moves one
-** argument fewer on every watched entry.
-*/
-APROF_NOINSTR __attribute__((noinline)) static void watch_end(void)
-{
-	struct aprof_thread *t = aprof_self;
-
-	aprof_types_finish(t, &t->types);
-	aprof_busy = 0;
-}
-
-
-/*
 ** An entry of FN on T that the common case stopped at a depth watched after
 ** an allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
 ** entries): the watch's limit given back, whether the entry is a candidate
 ** (from the allocating activation, the top entry) found before the push, so
-** that the push writes its entry marked, and the common case's work; a call
-** only when a watch that saw candidates ends (watch_end), and without the
-** slow path's tests and calls; the slow path if the successor is not cached
-** (so that this saves few registers).  Tail-called by the hook, which has
-** checked all else (entry_watched).  One copy for each clock KIND (the
-** CPU's counter or sampling), which the hook knows: no load nor test of the
-** clock's kind.
+** that the push writes its entry marked, and the common case's work; a
+** call only when a watch that saw candidates ends (aprof_types_end), and
+** without the slow path's tests and calls; the slow path if the successor
+** is not cached (so that this saves few registers).  Tail-called by the
+** hook, which has checked all else (entry_watched).  One copy for each
+** clock KIND (the CPU's counter or sampling), which the hook knows: no
+** load nor test of the clock's kind.
 */
 APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uintptr_t frame,
 					       struct aprof_thread *t, uint32_t kind)
@@ -428,7 +411,7 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, site, frame, kind);
 	if (!candidate) {
 		if (w->n != 0) {
-			watch_end();
+			aprof_types_end();
 			return;
 		}
 		w->ctx = NULL; /* the allocating activation left, no candidate seen */

@@ -167,12 +167,13 @@ APROF_NOINSTR static inline void watch_begin(struct aprof_thread *t, struct apro
 
 
 /*
-** allocated_after's end where the last watch's allocation of SIZE bytes
-** has a new site, at LINK: the guard cleared.  Returns P.
+** The end of allocated_after and aprof_types_end where the last watch's
+** allocation of SIZE bytes has a new site, at LINK: the guard cleared.
+** Returns P.
 */
-APROF_NOINSTR __attribute__((noinline)) static void *allocated_new_site(struct aprof_thread *t,
-									uint64_t size, void *p,
-									struct aprof_type_site **link)
+APROF_NOINSTR __attribute__((noinline)) static void *new_site_released(struct aprof_thread *t,
+								       uint64_t size, void *p,
+								       struct aprof_type_site **link)
 {
 	site_new(t, &t->types, size, link);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -192,7 +193,7 @@ APROF_NOINSTR __attribute__((noinline)) static void *allocated_new_site(struct a
 ** stay live across the count and it saves no register (the count's
 ** candidates stay: a watch begins with none, and the guard keeps
 ** handlers' hooks from noting any meanwhile); no call but a tail call,
-** where the site is new (allocated_new_site).
+** where the site is new (new_site_released).
 */
 APROF_NOINSTR __attribute__((noinline)) static void *allocated_after(struct aprof_thread *t,
 								     struct aprof_context *c,
@@ -217,10 +218,32 @@ APROF_NOINSTR __attribute__((noinline)) static void *allocated_after(struct apro
 	watch_set(t, c, size, aprof_thread_ends(t), aprof_thread_ends(t)->top);
 	link = site_count(w, last_ctx, last_size, n);
 	if (APROF_UNLIKELY(link != NULL))
-		return allocated_new_site(t, last_size, p, link);
+		return new_site_released(t, last_size, p, link);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	aprof_busy = 0;
 	return p;
+}
+
+
+APROF_NOINSTR void aprof_types_end(void)
+{
+	struct aprof_thread *t = aprof_self;
+	struct aprof_types_watch *w = &t->types;
+	const struct aprof_context *c = w->ctx;
+	uint64_t size = w->size;
+	uint32_t n = w->n;
+	struct aprof_type_site **link;
+
+	/* ended first, its count after it (the guard held): no register live across it */
+	w->ctx = NULL;
+	w->n = 0;
+	link = site_count(w, c, size, n);
+	if (APROF_UNLIKELY(link != NULL)) {
+		new_site_released(t, size, NULL, link);
+		return;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	aprof_busy = 0;
 }
 
 

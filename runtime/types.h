@@ -115,6 +115,18 @@ APROF_NOINSTR static inline int aprof_types_note(struct aprof_types_watch *w,
 	return w->n < AMON_CANDIDATES;
 }
 
+/*
+** The end of the calling thread's watch, on a watched entry that was no
+** candidate (or its last), when the watch saw candidates: its allocation
+** counted at its site, then the guard, which the caller set, cleared.
+** Apart, so that the hooks' watched entry (hooks.c), which tail-calls it,
+** saves no register for the call; the thread from its thread-local
+** pointer, not a parameter, so that the watched entry moves one argument
+** fewer; the count inline, so that this makes no call where the site is
+** found and saves no register either.
+*/
+APROF_HIDDEN void aprof_types_end(void);
+
 /* aprof_types_finish when T's watch saw a candidate: counts its allocation at its site. */
 APROF_HIDDEN void aprof_types_record(struct aprof_thread *t);
 
