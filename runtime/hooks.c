@@ -67,9 +67,9 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 
 
 /*
-** Pushes the entry of FN (from SITE, hook frame FRAME) in context NEXT on
-** the shadow stack whose top and limit are E (aprof_thread_ends), which has
-** room, making NEXT current: the one store of E->top, an add to memory
+** Pushes the entry of FN (hook frame FRAME) in context NEXT on the shadow
+** stack whose top and limit are E (aprof_thread_ends), which has room,
+** making NEXT current: the one store of E->top, an add to memory
 ** (APROF_STEP: one instruction fewer than a store of F).  Safe without the
 ** guard, wherever a signal handler's hooks interrupt it (their pushes go
 ** above the top they find, and they leave it as they found it; the stack
@@ -81,7 +81,7 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 ** entry's: a jump's resync pops it all the same.
 */
 APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context *next,
-				      uintptr_t fn, uintptr_t site, uintptr_t frame)
+				      uintptr_t fn, uintptr_t frame)
 {
 	struct aprof_frame *f = e->top + 1;
 
@@ -91,25 +91,24 @@ APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	f->ctx = next;
 	f->fn = fn;
-	f->site = site;
 	f->frame = frame;
 }
 
 
 /*
-** The entry of FN from SITE on T in CUR, W the way of its successor, with
-** clock KIND (the CPU's counter or sampling): the common case's work, a
-** probe counted down, the call counted and charged, a push.
+** The entry of FN (hook frame FRAME) on T in CUR, W the way of its
+** successor, with clock KIND (the CPU's counter or sampling): the common
+** case's work, a probe counted down, the call counted and charged, a push.
 */
 APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct aprof_context *cur,
-					     struct aprof_way *w, uintptr_t fn, uintptr_t site,
-					     uintptr_t frame, uint32_t kind)
+					     struct aprof_way *w, uintptr_t fn, uintptr_t frame,
+					     uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	count(w);
 	charge_counter(t, cur, 1, kind);
-	push(aprof_thread_ends_of(t, kind), w->to, fn, site, frame);
+	push(aprof_thread_ends_of(t, kind), w->to, fn, frame);
 }
 
 
@@ -151,12 +150,13 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	push(e, w->to, fn, site, frame);
+	push(e, w->to, fn, frame);
 }
 
 
-/* The exit of FN back to SITE on thread T (guard set): a pop. */
-APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site)
+/* The exit of FN back to SITE on thread T (guard set), hook frame FRAME: a pop. */
+APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
+				       uintptr_t frame)
 {
 	struct aprof_ends *e = aprof_thread_ends(t);
 	const struct aprof_frame *top = e->top;
@@ -166,7 +166,7 @@ APROF_NOINSTR static inline void leave(struct aprof_thread *t, uintptr_t fn, uin
 		e->top--;
 	} else {
 		/* After a jump: the interval belongs to FN's context, found by the resync. */
-		charge(t, aprof_thread_exit_slow(t, fn, site), 0);
+		charge(t, aprof_thread_exit_slow(t, fn, site, frame), 0);
 	}
 }
 
@@ -201,16 +201,17 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_probed(struct aprof_th
 
 /* An exit timed from its clock read to its end: the pop (and any resync). */
 APROF_NOINSTR __attribute__((noinline)) static void leave_probed(struct aprof_thread *t,
-								 uintptr_t fn, uintptr_t site)
+								 uintptr_t fn, uintptr_t site,
+								 uintptr_t frame)
 {
 	uint64_t end;
 
 	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
 		aprof_probe_reset(t);
-		leave(t, fn, site);
+		leave(t, fn, site, frame);
 		return;
 	}
-	leave(t, fn, site);
+	leave(t, fn, site, frame);
 	end = aprof_clock_read();
 	APROF_ADD(t->probes.exits, 1);
 	APROF_ADD(t->probes.exit_ticks, aprof_probe_ticks(end - t->last, aprof_probe_bound));
@@ -256,14 +257,13 @@ APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 ** never matches it).  Both as the common case pushes and pops, which is
 ** safe wherever the hook interrupted the runtime (SAMPLE_UNGUARDED).
 */
-APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
-					uintptr_t frame)
+APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t frame)
 {
 	struct aprof_ends *e = aprof_thread_ends(t);
 
 	APROF_ADD(t->dropped, 1);
 	if (e->top != t->end)
-		push(e, e->top->ctx, fn | APROF_FN_DROPPED, site, frame);
+		push(e, e->top->ctx, fn | APROF_FN_DROPPED, frame);
 }
 
 APROF_NOINSTR static void leave_dropped(struct aprof_thread *t, uintptr_t fn)
@@ -283,7 +283,7 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 
 	if (APROF_UNLIKELY(aprof_busy)) {
 		if (t != NULL)
-			enter_dropped(t, fn, site, frame);
+			enter_dropped(t, fn, frame);
 		return;
 	}
 	aprof_busy = 1;
@@ -299,9 +299,16 @@ APROF_NOINSTR __attribute__((noinline)) static void enter_slow(uintptr_t fn, uin
 }
 
 
+/*
+** Its frame is the exit hook's, which reaches it by a tail call, as
+** leave_watched does (below it if by a call, which aprof_thread_exit_slow
+** allows: it looks upwards from there), so that the hook's common case
+** computes no frame.
+*/
 APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uintptr_t site)
 {
 	struct aprof_thread *t = aprof_self;
+	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
 
 	if (APROF_UNLIKELY(aprof_busy || t == NULL)) {
 		if (t != NULL)
@@ -312,9 +319,9 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 	slow_start(t);
 	aprof_types_exit(t, fn);
 	if (--t->probe != 0)
-		leave(t, fn, site);
+		leave(t, fn, site, frame);
 	else
-		leave_probed(t, fn, site);
+		leave_probed(t, fn, site, frame);
 	aprof_types_hook(t, 0);
 	aprof_busy = 0;
 }
@@ -369,7 +376,7 @@ enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 		enter_slow(fn, site, frame);
 		return;
 	}
-	enter_known(t, cur, w, fn, site, frame, kind);
+	enter_known(t, cur, w, fn, frame, kind);
 	aprof_busy = 0;
 }
 
@@ -408,7 +415,7 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	e->limit = t->end;
 	candidate = aprof_types_note(w, cur, top->frame, fn);
 	/* A candidate's exit does not match its entry: leave_watched. */
-	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, site, frame, kind);
+	enter_known(t, cur, way, candidate ? fn | APROF_FN_WATCHED : fn, frame, kind);
 	if (!candidate) {
 		if (w->n != 0) {
 			aprof_types_end();
@@ -487,8 +494,8 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 ** no guard where a count is one instruction (push, count, and the exit's
 ** pop: leave_known).
 */
-APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t site,
-					   uintptr_t frame, uint32_t kind)
+APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t frame,
+					   uint32_t kind)
 {
 	const struct aprof_ends *e = aprof_thread_ends_of(t, kind);
 	struct aprof_context *cur = e->top->ctx;
@@ -502,7 +509,7 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 		return -1;
 	if (guard)
 		aprof_busy = 1;
-	enter_known(t, cur, w, fn, site, frame, kind);
+	enter_known(t, cur, w, fn, frame, kind);
 	if (guard)
 		aprof_busy = 0;
 	return 1;
@@ -590,20 +597,27 @@ APROF_NOINSTR static inline void leave_other(struct aprof_thread *t, uintptr_t f
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct aprof_thread *t;
-	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
+	uintptr_t frame;
 	int done = 0;
 
+	/*
+	** The frame computed where each path needs it: computed once, first,
+	** it made GCC move SITE on every call out of the register in which the
+	** slow paths take it (libaprof.so: 20 instructions and ret, not 19).
+	*/
 	if (SAMPLE_UNGUARDED())
-		done = enter_fast(NULL, (uintptr_t)fn, (uintptr_t)site, frame, AMON_CLOCK_SAMPLE);
+		done = enter_fast(NULL, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
+				  AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
+	frame = (uintptr_t)__builtin_dwarf_cfa();
 	if ((t = aprof_sampled) != NULL) {
 		enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, AMON_CLOCK_SAMPLE);
 		return;
 	}
 	done = 0;
 	if ((t = aprof_counted) != NULL && !aprof_busy)
-		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)site, frame, APROF_CLOCK_COUNTER);
+		done = enter_fast(t, (uintptr_t)fn, frame, APROF_CLOCK_COUNTER);
 	if (APROF_LIKELY(done > 0))
 		return;
 	enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, APROF_CLOCK_COUNTER);
@@ -616,7 +630,8 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 ** The top entry matches by FN alone: GCC may reach this by a tail call (so
 ** the frame here says nothing), and from a split-off part of FN (FN.part.0,
 ** called from elsewhere than FN's caller) with another SITE than the
-** entry's.  After a jump SITE picks the right activation of a recursive FN
+** entry's.  After a jump FN's return address, SITE, found on the stack
+** above the hook's frame, picks the right activation of a recursive FN
 ** (aprof_thread_exit_slow).
 */
 APROF_API void __cyg_profile_func_exit(void *fn, void *site)

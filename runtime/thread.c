@@ -17,7 +17,7 @@
 
 #define STACK_INITIAL 4096 /* shadow-stack entries usable at first; doubled on demand */
 /*
-** Shadow-stack entries reserved (256 MiB of address space, none of it memory
+** Shadow-stack entries reserved (192 MiB of address space, none of it memory
 ** until used): 8 times the depth of a million calls that tests/s-deep.c
 ** makes.  Halved while the kernel refuses it.
 */
@@ -76,7 +76,6 @@ APROF_NOINSTR void aprof_thread_stack_reset(struct aprof_thread *t)
 
 	t->stack[0].ctx = t->machine.root;
 	t->stack[0].fn = 0;
-	t->stack[0].site = 0;
 	t->stack[0].frame = UINTPTR_MAX;
 	t->end = t->stack + t->cap - 1;
 	/* The top first: a signal handler's hooks in between push above it, not above unhooked_top. */
@@ -153,37 +152,53 @@ APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t 
 }
 
 
-APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
-						      uintptr_t site)
+/*
+** The stack pointer of the routine that made the call whose return address
+** SITE lies at or above FROM on T's own stack, when it made it: just above
+** where that return address is stored.  Stale copies of SITE may lie in
+** dead stack memory or in uninitialised locals on the way: the right one is
+** the first just below an entry's frame (the caller's own: its stack pointer
+** when its enter hook ran), else, if the caller moved its stack pointer since
+** (alloca), the nearest.  0 if SITE lies nowhere above FROM.
+*/
+APROF_NOINSTR static uintptr_t caller_sp(const struct aprof_thread *t, uintptr_t from,
+					 uintptr_t site)
 {
-	struct aprof_ends *e = aprof_thread_ends(t);
-	uintptr_t p, first = 0, caller_sp = 0;
+	uintptr_t p, first = 0;
 
-	t->jumped = 0;
-	if (frame < t->stack_lo || frame >= t->stack_hi)
-		return aprof_thread_current(t); /* another stack (a signal's, a coroutine's): nothing to compare */
-	/*
-	** The routine being entered was called from SITE, so its return address
-	** is on the stack above FRAME, just below the caller's stack pointer.
-	** Stale copies may lie in dead stack memory on the way: the right one
-	** is the first whose caller's stack pointer is the frame of an entry
-	** (the caller's own: its stack pointer when its enter hook ran).
-	*/
-	for (p = frame & ~(uintptr_t)7; p + sizeof(uintptr_t) <= t->stack_hi;
+	for (p = from & ~(uintptr_t)7; p + sizeof(uintptr_t) <= t->stack_hi;
 	     p += sizeof(uintptr_t)) {
 		if (*(const uintptr_t *)p != site)
 			continue;
 		if (first == 0)
 			first = p + sizeof(uintptr_t);
-		if (is_entry_frame(t, p + sizeof(uintptr_t))) {
-			caller_sp = p + sizeof(uintptr_t);
-			break;
-		}
+		if (is_entry_frame(t, p + sizeof(uintptr_t)))
+			return p + sizeof(uintptr_t);
 	}
-	if (caller_sp == 0)
-		caller_sp = first; /* the caller moved its stack pointer (alloca): the nearest */
+	return first;
+}
+
+
+/* 1 if FRAME (a hook's) lies on T's own stack, where caller_sp may look. */
+APROF_NOINSTR static int on_own_stack(const struct aprof_thread *t, uintptr_t frame)
+{
+	return frame >= t->stack_lo && frame < t->stack_hi;
+}
+
+
+APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
+						      uintptr_t site)
+{
+	struct aprof_ends *e = aprof_thread_ends(t);
+	uintptr_t sp;
+
+	t->jumped = 0;
+	if (!on_own_stack(t, frame))
+		return aprof_thread_current(t); /* another stack (a signal's, a coroutine's): nothing to compare */
+	/* The routine being entered was called from SITE: its return address lies above FRAME. */
+	sp = caller_sp(t, frame, site);
 	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
-	while (caller_sp != 0 && e->top->frame < caller_sp) {
+	while (sp != 0 && e->top->frame < sp) {
 		e->top--;
 		APROF_ADD(t->resyncs, 1);
 	}
@@ -192,25 +207,36 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 
 
 APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
-							   uintptr_t site)
+							   uintptr_t site, uintptr_t frame)
 {
 	struct aprof_ends *e = aprof_thread_ends(t);
 	struct aprof_context *running = e->top->ctx;
-	struct aprof_frame *f;
+	struct aprof_frame *f = NULL;
+	uintptr_t sp;
 
 	t->jumped = 0;
 	if (t->lost != 0) { /* an entry the full stack could not take */
 		APROF_PUT(t->lost, t->lost - 1);
 		return running;
 	}
-	/* FN's entry: the nearest with SITE too, else the nearest with FN (a split-off part). */
-	for (f = e->top; f != t->stack; f--)
-		if (f->fn == fn && f->site == site)
-			break;
-	if (f == t->stack)
-		for (f = e->top; f != t->stack; f--)
-			if (f->fn == fn)
-				break;
+	/*
+	** FN's entry: the first above those of its caller and below, whose
+	** frames lie at or above the caller's stack pointer, just above FN's
+	** return address SITE (looked for from FRAME - 8: a hook that FN
+	** reached by a tail call has SITE as its own return address).  So the
+	** activations of a recursive FN are told apart though they share SITE.
+	*/
+	if (on_own_stack(t, frame) && (sp = caller_sp(t, frame - sizeof(uintptr_t), site)) != 0) {
+		f = e->top;
+		while (f->frame < sp && f[-1].frame < sp) /* the sentinel's frame stops it */
+			f--;
+		if (f->frame >= sp || f->fn != fn)
+			f = NULL;
+	}
+	/* Else the nearest with FN (another stack; a split-off part, FN.part.0, called from FN). */
+	if (f == NULL)
+		for (f = e->top; f != t->stack && f->fn != fn; f--)
+			;
 	if (f == t->stack) {
 		APROF_ADD(t->unmatched, 1);
 		return running;

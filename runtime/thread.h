@@ -19,8 +19,9 @@ struct aprof_heap_entry;
 
 /*
 ** A shadow-stack entry, pushed at each entry.  An exit matches the top entry
-** by fn; after a jump, by (fn, site), which GCC passes alike to both hooks of
-** most activations.
+** by fn; after a jump, by fn and where its activation lies on the stack
+** (aprof_thread_exit_slow): no call site kept, which a recursive routine's
+** activations share, and a word fewer to store on every entry.
 ** FRAME lets the runtime tell, after a longjmp or a caught exception, which
 ** entries were abandoned without their exit hooks: see aprof_thread_land.
 ** The stack's first entry is a sentinel that no exit matches (fn 0) and no
@@ -34,7 +35,6 @@ struct aprof_heap_entry;
 struct aprof_frame {
 	struct aprof_context *ctx;       /* the activation's context (the sentinel's: the root) */
 	uintptr_t fn;                    /* the routine entered */
-	uintptr_t site;                  /* its return address in its caller */
 	uintptr_t frame;                 /* __builtin_dwarf_cfa() in its enter hook */
 };
 
@@ -276,13 +276,16 @@ APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uin
 						     uintptr_t site);
 
 /*
-** An exit of FN (called from SITE) that does not match the top entry: pops
-** abandoned entries down to FN's own and that one, or, if FN has no entry,
-** counts the exit as unmatched.  Returns the context FN was running in, to
-** which the interval before this exit belongs.
+** An exit of FN (called from SITE) that does not match the top entry, its
+** hook's frame FRAME (or lower): pops abandoned entries down to FN's own and
+** that one, or, if FN has no entry, counts the exit as unmatched.  FN's
+** entry is the one just above its caller's, found as aprof_thread_land
+** finds it, from SITE above FRAME on the stack; else (another stack, FN
+** left by a part split off it) the nearest with FN.  Returns the context FN
+** was running in, to which the interval before this exit belongs.
 */
 APROF_HIDDEN struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *t, uintptr_t fn,
-							   uintptr_t site);
+							   uintptr_t site, uintptr_t frame);
 
 /*
 ** Charges T's interval from its last clock reading to NOW to context C, and

@@ -41,6 +41,25 @@ for how in longjmp siglongjmp; do
 	expect_eq "$how: unmatched" "$(thread_field s-longjmp unmatched)" 0
 done
 
+# A jump into the middle of a recursion whose activations share one call
+# site, and an exit the next hook: nest(2)'s exit pops nest(1)'s and
+# nest(0)'s entries, found by where nest(2)'s activation lies on the stack.
+profile s-longjmp mid
+"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "midjump: flat calls nest" "$(flat_calls nest)" 1000
+graph_entry nest >"$WORK/nest"
+expect_eq "midjump: nest called" "$(grep -cE '^\[[0-9]+\] .* 1000\+4000 +nest \[' "$WORK/nest")" 1
+graph_entry after >"$WORK/after"
+expect_eq "midjump: arc main -> after" "$(arc_field main in 3 <"$WORK/after")" 1000/1000
+expect_eq "midjump: arc nest -> after" "$(arc_field nest in 3 <"$WORK/after")" ""
+contexts "$exe" "$WORK/amon.out"
+expect_eq "midjump: context main > nest" "$(context_row 'main > nest')" "1000+4000"
+expect_eq "midjump: context main > after" "$(context_row 'main > after')" "1000+0"
+expect_eq "midjump: contexts" "$(context_count)" 4
+amon_threads "$WORK/amon.out"
+expect_eq "midjump: resyncs" "$(thread_field s-longjmp resyncs)" 2000
+expect_eq "midjump: unmatched" "$(thread_field s-longjmp unmatched)" 0
+
 # tests/s-bigframe.c: the first routine after each jump has a 100000-byte
 # frame full of stale return addresses; its caller must still be main.
 exe="$top_builddir/tests/s-bigframe"
