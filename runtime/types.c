@@ -127,7 +127,8 @@ APROF_NOINSTR void aprof_types_record(struct aprof_thread *t)
 /*
 ** T's watch of the allocation of SIZE bytes it has just made in context C,
 ** at the shadow stack's top TOP (its ends E), begun, the guard set
-** (watch_begin).
+** (watch_begin), its count of candidates already 0 (the callers know it,
+** or set it).
 */
 APROF_NOINSTR static inline void watch_set(struct aprof_thread *t, struct aprof_context *c,
 					   uint64_t size, struct aprof_ends *e,
@@ -139,7 +140,6 @@ APROF_NOINSTR static inline void watch_set(struct aprof_thread *t, struct aprof_
 	w->at = top;
 	w->frame = top->frame;
 	w->size = size;
-	w->n = 0;
 	/* divert(), at this depth, whatever depth an earlier watch lowered the limit to */
 	t->diverted = 1;
 	e->limit = top;
@@ -215,6 +215,7 @@ APROF_NOINSTR __attribute__((noinline)) static void *allocated_after(struct apro
 	last_ctx = w->ctx;
 	last_size = w->size;
 	n = w->n;
+	w->n = 0;
 	watch_set(t, c, size, aprof_thread_ends(t), aprof_thread_ends(t)->top);
 	link = site_count(w, last_ctx, last_size, n);
 	if (APROF_UNLIKELY(link != NULL))
