@@ -96,19 +96,26 @@ APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context
 
 
 /*
-** The entry of FN (hook frame FRAME) on T in CUR, W the way of its
-** successor, with clock KIND (the CPU's counter or sampling): the common
-** case's work, a probe counted down, the call counted and charged, a push.
+** The entry of FN (hook frame FRAME) on T in CUR, AT the halved offset of
+** the way of its successor (aprof_way_at), with clock KIND (the CPU's
+** counter or sampling): the common case's work, a probe counted down, the
+** call counted and charged, a push.
 */
 APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct aprof_context *cur,
-					     struct aprof_way *w, uintptr_t fn, uintptr_t frame,
-					     uint32_t kind)
+					     size_t at, uintptr_t fn, uintptr_t frame, uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
-	count(w);
+	/*
+	** AT made opaque (no instruction) before each access, so that GCC
+	** addresses each by CUR and AT scaled, as the test of the way did,
+	** rather than keep their common address in a register: one lea more.
+	*/
+	__asm__("" : "+r"(at));
+	count(aprof_way_at(cur, at));
 	charge_counter(t, cur, 1, kind);
-	push(aprof_thread_ends_of(t, kind), w->to, fn, frame);
+	__asm__("" : "+r"(at));
+	push(aprof_thread_ends_of(t, kind), aprof_way_at(cur, at)->to, fn, frame);
 }
 
 
@@ -376,7 +383,7 @@ enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 		enter_slow(fn, site, frame);
 		return;
 	}
-	enter_known(t, cur, w, fn, frame, kind);
+	enter_known(t, cur, aprof_way_offset(cur, w), fn, frame, kind);
 	aprof_busy = 0;
 }
 
@@ -403,10 +410,10 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, uin
 	struct aprof_ends *e = aprof_thread_ends_of(t, kind);
 	struct aprof_frame *top = e->top;
 	struct aprof_context *cur = top->ctx;
-	struct aprof_way *way = aprof_successor(cur, fn);
+	size_t way = aprof_successor_at(cur, fn);
 	int candidate;
 
-	if (APROF_UNLIKELY(way == NULL)) {
+	if (APROF_UNLIKELY(way == APROF_NO_WAY)) {
 		enter_slow(fn, site, frame); /* the watch still to see the entry */
 		return;
 	}
@@ -499,17 +506,17 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 {
 	const struct aprof_ends *e = aprof_thread_ends_of(t, kind);
 	struct aprof_context *cur = e->top->ctx;
-	struct aprof_way *w;
+	size_t at;
 	int guard = kind != AMON_CLOCK_SAMPLE || !APROF_INC_ONE;
 
 	if (e->top == e->limit || (kind != AMON_CLOCK_SAMPLE && t->probe <= 1))
 		return 0;
-	w = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(w == NULL))
+	at = aprof_successor_at(cur, fn);
+	if (APROF_UNLIKELY(at == APROF_NO_WAY))
 		return -1;
 	if (guard)
 		aprof_busy = 1;
-	enter_known(t, cur, w, fn, frame, kind);
+	enter_known(t, cur, at, fn, frame, kind);
 	if (guard)
 		aprof_busy = 0;
 	return 1;
