@@ -41,7 +41,7 @@ static void (*heap_autosave_fn)(void);
 static int heap_common_on;
 static int gate_lock; /* held while heap_common_on is worked out */
 
-static void log_gate(struct aprof_thread *t, struct aprof_heap_bin *bins);
+static void log_gate(struct aprof_thread *t, struct aprof_heap_bins *bins);
 
 /* startup.c's, given to aprof_heap_init: the heap never calls up into the start-up by name. */
 static struct aprof_thread *(*heap_thread_start)(void);
@@ -96,7 +96,7 @@ APROF_NOINSTR static void heap_gate(void)
 				 __atomic_load_n(&heap_autosave_fn, __ATOMIC_RELAXED) == NULL,
 			 __ATOMIC_SEQ_CST);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_SEQ_CST);
+		struct aprof_heap_bins *bins = __atomic_load_n(&t->bins, __ATOMIC_SEQ_CST);
 
 		if (bins != NULL)
 			log_gate(t, bins);
@@ -148,25 +148,23 @@ APROF_NOINSTR static inline void heap_touch(struct aprof_heap_counts *h)
 
 
 /*
-** Twice AMON_SIZE_CLASS of the sizes up to 32 K bytes, at K (the class's
-** place in a context's bytes): a size below the histogram's last bin finds
-** it with one load and no branch (heap_class2), as the classes' bounds (32,
-** 256) are multiples of 32.
+** Twice AMON_SIZE_CLASS of each size below the histogram's last bin, the
+** class's place in a context's bytes: such a size finds it with one load
+** and no branch (heap_class2).  Indexed by the size itself, not by
+** (size + 31) / 32 as the classes' bounds (32, 256) would allow in 33
+** bytes, so that the replay (log_replay_alone) spends no addition and shift
+** on it an event; 1 KiB, of which a program's sizes touch a few lines.
 */
-#define SMALL_CLASS(k) (2 * AMON_SIZE_CLASS(32 * (k)))
-static const uint8_t small_class[(AMON_BINS - 2 + 31) / 32 + 1] = {
-	SMALL_CLASS(0),  SMALL_CLASS(1),  SMALL_CLASS(2),  SMALL_CLASS(3),  SMALL_CLASS(4),
-	SMALL_CLASS(5),  SMALL_CLASS(6),  SMALL_CLASS(7),  SMALL_CLASS(8),  SMALL_CLASS(9),
-	SMALL_CLASS(10), SMALL_CLASS(11), SMALL_CLASS(12), SMALL_CLASS(13), SMALL_CLASS(14),
-	SMALL_CLASS(15), SMALL_CLASS(16), SMALL_CLASS(17), SMALL_CLASS(18), SMALL_CLASS(19),
-	SMALL_CLASS(20), SMALL_CLASS(21), SMALL_CLASS(22), SMALL_CLASS(23), SMALL_CLASS(24),
-	SMALL_CLASS(25), SMALL_CLASS(26), SMALL_CLASS(27), SMALL_CLASS(28), SMALL_CLASS(29),
-	SMALL_CLASS(30), SMALL_CLASS(31), SMALL_CLASS(32)};
+static const uint8_t small_class[AMON_BINS - 1] = {
+	[0 ... 32] = 2 * 0, [33 ... 256] = 2 * 1, [257 ... AMON_BINS - 2] = 2 * 2};
+_Static_assert(AMON_SIZE_CLASS(32) == 0 && AMON_SIZE_CLASS(33) == 1 && AMON_SIZE_CLASS(256) == 1 &&
+		       AMON_SIZE_CLASS(257) == 2 && AMON_SIZE_CLASS(AMON_BINS - 2) == 2,
+	       "small_class's ranges are AMON_SIZE_CLASS's");
 
 /* Twice AMON_SIZE_CLASS(SIZE), by small_class below the histogram's last bin. */
 APROF_NOINSTR static inline size_t heap_class2(uint64_t size)
 {
-	return size < AMON_BINS - 1 ? small_class[(size + 31) / 32] : 2 * AMON_SIZE_CLASS(size);
+	return size < AMON_BINS - 1 ? small_class[size] : 2 * AMON_SIZE_CLASS(size);
 }
 
 
@@ -228,9 +226,11 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 
 /* An entry of the log. */
 struct aprof_heap_entry {
-	uint64_t size; /* bytes in bits 0-47 (above: ignored, a header's generation) */
+	uint64_t size; /* bytes in bits 0-47 (above: ignored, a free's header generation;
+			  0 in an allocation's) */
 	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
-			  0-5 ignored: a free logs its block's header words as they are) */
+			  0-5 ignored: a free logs its block's header words as they are;
+			  0 in an allocation's, so that the replay masks neither word) */
 };
 
 /*
@@ -248,9 +248,9 @@ struct heap_log {
 };
 
 /* The log kept after the histogram BINS. */
-APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bin *bins)
+APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bins *bins)
 {
-	return (struct heap_log *)(void *)(bins + APROF_HEAP_BYTES + 1);
+	return (struct heap_log *)(void *)(bins + 1);
 }
 
 /* Entries written in thread T's log LOG (pending from its done on). */
@@ -262,11 +262,10 @@ APROF_NOINSTR static inline uint32_t log_written(const struct aprof_thread *t,
 
 
 /* T's histogram and log, made on first use; NULL if no memory. */
-APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
+APROF_NOINSTR static struct aprof_heap_bins *bins_new(struct aprof_thread *t)
 {
-	struct aprof_heap_bin *bins = aprof_arena_alloc(
-		&t->machine.arena,
-		(APROF_HEAP_BYTES + 1) * sizeof t->bins[0] + sizeof(struct heap_log), 64);
+	struct aprof_heap_bins *bins =
+		aprof_arena_alloc(&t->machine.arena, sizeof *bins + sizeof(struct heap_log), 64);
 
 	if (bins == NULL)
 		return NULL;
@@ -285,7 +284,7 @@ APROF_NOINSTR static struct aprof_heap_bin *bins_new(struct aprof_thread *t)
 ** signal handler, which may have missed T's new log): the last one to
 ** store sees the last value.
 */
-APROF_NOINSTR static void log_gate(struct aprof_thread *t, struct aprof_heap_bin *bins)
+APROF_NOINSTR static void log_gate(struct aprof_thread *t, struct aprof_heap_bins *bins)
 {
 	int on;
 
@@ -302,20 +301,27 @@ APROF_NOINSTR static void log_gate(struct aprof_thread *t, struct aprof_heap_bin
 ** thread T's histogram BINS: a block's bin is its size, so its count says
 ** its bytes, but for the last bin's (heap.h).
 */
-APROF_NOINSTR static inline void bin_count(struct aprof_heap_bin *bins, size_t f, uint64_t size)
+APROF_NOINSTR static inline void bin_count(struct aprof_heap_bins *bins, size_t f, uint64_t size)
 {
-	/* Only its thread adds, but others read and reset it: one instruction. */
-	APROF_INC(bins[AMON_BIN(size)].n[f]);
-	if (APROF_UNLIKELY(size >= AMON_BINS - 1))
-		APROF_PUT(bins[APROF_HEAP_BYTES].n[f], bins[APROF_HEAP_BYTES].n[f] + size);
+	/*
+	 * Only its thread adds, but others read and reset it: one instruction.
+	 * The size tested first, not AMON_BIN's bound taken by a conditional
+	 * move (three instructions more), so that the test is heap_class2's too.
+	 */
+	if (APROF_LIKELY(size < AMON_BINS - 1)) {
+		APROF_INC(bins->n[f][size]);
+	} else {
+		APROF_INC(bins->n[f][AMON_BINS - 1]);
+		APROF_PUT(bins->n[f][APROF_HEAP_BYTES], bins->n[f][APROF_HEAP_BYTES] + size);
+	}
 }
 
 
-APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_t k,
+APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bins *bins, uint32_t k,
 				      struct amon_heap_bin *sum)
 {
-	uint64_t a = __atomic_load_n(&bins[k].n[APROF_HEAP_ALLOC], __ATOMIC_RELAXED);
-	uint64_t f = __atomic_load_n(&bins[k].n[APROF_HEAP_FREE], __ATOMIC_RELAXED);
+	uint64_t a = __atomic_load_n(&bins->n[APROF_HEAP_ALLOC][k], __ATOMIC_RELAXED);
+	uint64_t f = __atomic_load_n(&bins->n[APROF_HEAP_FREE][k], __ATOMIC_RELAXED);
 
 	sum->allocs += a;
 	sum->frees += f;
@@ -323,9 +329,9 @@ APROF_NOINSTR void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_
 		sum->alloc_bytes += (uint64_t)k * a;
 		sum->free_bytes += (uint64_t)k * f;
 	} else {
-		sum->alloc_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].n[APROF_HEAP_ALLOC],
+		sum->alloc_bytes += __atomic_load_n(&bins->n[APROF_HEAP_ALLOC][APROF_HEAP_BYTES],
 						    __ATOMIC_RELAXED);
-		sum->free_bytes += __atomic_load_n(&bins[APROF_HEAP_BYTES].n[APROF_HEAP_FREE],
+		sum->free_bytes += __atomic_load_n(&bins->n[APROF_HEAP_FREE][APROF_HEAP_BYTES],
 						   __ATOMIC_RELAXED);
 	}
 }
@@ -398,7 +404,7 @@ APROF_NOINSTR static void heap_new_peak(struct aprof_heap_counts *h, uint64_t li
 ** to H, and to histogram BINS unless NULL: the whole charge at once, with
 ** the counters' lock (more than one thread, or a thread without state).
 */
-APROF_NOINSTR static void heap_charge(struct aprof_heap_bin *bins, struct aprof_heap_counts *h,
+APROF_NOINSTR static void heap_charge(struct aprof_heap_bins *bins, struct aprof_heap_counts *h,
 				      size_t f, uint64_t size)
 {
 	uint64_t live;
@@ -474,7 +480,7 @@ APROF_NOINSTR static void log_peak_alone(struct heap_log *log, uint32_t at, uint
 ** H and to histogram BINS, the process having one thread and E the peak's
 ** epoch (log_replay_alone): inline twice, F a constant in each.
 */
-APROF_NOINSTR static inline void log_charge_alone(struct aprof_heap_bin *bins,
+APROF_NOINSTR static inline void log_charge_alone(struct aprof_heap_bins *bins,
 						  struct aprof_heap_counts *h, size_t f, uint64_t size,
 						  uint32_t e)
 {
@@ -493,7 +499,7 @@ APROF_NOINSTR static inline void log_charge_alone(struct aprof_heap_bin *bins,
 ** each allocation that raises it (a third of JsonCpp's heap events, each
 ** followed by a save of its context's live bytes).
 */
-APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct heap_log *log,
+APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bins *bins, struct heap_log *log,
 					   uint32_t from, uint32_t n)
 {
 	uint64_t live = __atomic_load_n(&live_total, __ATOMIC_RELAXED);
@@ -504,17 +510,20 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 	const struct aprof_heap_entry *p, *end = &log->e[n], *at = end;
 
 	for (p = &log->e[from]; p != end; p++) {
-		uint64_t size = p->size & APROF_BLOCK_SIZE_MAX, tag = p->tag;
-		struct aprof_heap_counts *h = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
+		uint64_t size = p->size, tag = p->tag;
 
 		if ((tag & APROF_BLOCK_MARK) == 0) {
-			log_charge_alone(bins, h, APROF_HEAP_ALLOC, size, e);
+			/* an allocation's words are its size and counters, unmasked (struct aprof_heap_entry) */
+			log_charge_alone(bins, (struct aprof_heap_counts *)(uintptr_t)tag,
+					 APROF_HEAP_ALLOC, size, e);
 			if ((live += size) > top) {
 				top = live;
 				at = p;
 			}
 		} else if (APROF_LIKELY(log_charged(p, g))) {
-			log_charge_alone(bins, h, APROF_HEAP_FREE, size, e);
+			size &= APROF_BLOCK_SIZE_MAX;
+			log_charge_alone(bins, (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63),
+					 APROF_HEAP_FREE, size, e);
 			live -= size;
 		} else {
 			log_untracked(p);
@@ -535,7 +544,7 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bin *bins, struct h
 */
 APROF_NOINSTR static void log_flush(struct aprof_thread *t)
 {
-	struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
+	struct aprof_heap_bins *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 	struct heap_log *log = log_of(bins);
 	uint32_t k, n, from;
 
@@ -794,7 +803,7 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
-	struct aprof_heap_bin *bins;
+	struct aprof_heap_bins *bins;
 	uint64_t start;
 
 	if (heap_probe_due(t)) {
@@ -1073,7 +1082,7 @@ APROF_NOINSTR void aprof_heap_reset(void)
 	peak_ticks = 0;
 	__atomic_store_n(&untracked, 0, __ATOMIC_RELAXED);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
+		struct aprof_heap_bins *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 		size_t k, n = aprof_machine_published(&t->machine);
 		struct aprof_context *c;
 
@@ -1085,8 +1094,8 @@ APROF_NOINSTR void aprof_heap_reset(void)
 			aprof_spin_unlock(&log->lock);
 		}
 		for (k = 0; bins != NULL && k <= APROF_HEAP_BYTES; k++) {
-			__atomic_store_n(&bins[k].n[APROF_HEAP_ALLOC], 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&bins[k].n[APROF_HEAP_FREE], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins->n[APROF_HEAP_ALLOC][k], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&bins->n[APROF_HEAP_FREE][k], 0, __ATOMIC_RELAXED);
 		}
 		for (c = t->machine.first, k = 0; k < n; c = aprof_context_next(c, ++k, n)) {
 			struct aprof_heap_counts *h = __atomic_load_n(&c->heap, __ATOMIC_ACQUIRE);

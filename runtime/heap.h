@@ -43,21 +43,25 @@ struct aprof_heap_counts {
 #define APROF_HEAP_FREE 1  /* of a free's */
 
 /*
-** A thread's allocation-size histogram (mprof's bins): AMON_BINS bins, then
-** one more holding the last bin's bytes in its two counters (APROF_HEAP_BYTES).
-** Bin k below AMON_BINS - 1 holds blocks of exactly k bytes, so only its
-** counts are kept (its bytes are k times them): 16 bytes a bin, so that a
-** heap of sizes in no order keeps half as many lines of it in the cache as
-** with four counters a bin.  Read it with aprof_heap_bin_add.
+** A thread's allocation-size histogram (mprof's bins): for allocations and
+** for frees (APROF_HEAP_ALLOC, APROF_HEAP_FREE) the counts of AMON_BINS
+** bins, then one more counter holding the last bin's bytes
+** (APROF_HEAP_BYTES).  Bin k below AMON_BINS - 1 holds blocks of exactly k
+** bytes, so only its counts are kept (its bytes are k times them): 8 bytes
+** a bin and kind, so that a heap of sizes in no order keeps half as many
+** lines of it in the cache as with four counters a bin.  A kind's counts
+** side by side, a size's at 8 times it, so that the replay adds to one with
+** one instruction (a bin's two counts side by side took two more, a copy
+** and a shift, to scale the size by 16).  Read it with aprof_heap_bin_add.
 */
-struct aprof_heap_bin {
-	uint64_t n[2]; /* allocations, frees (APROF_HEAP_ALLOC, APROF_HEAP_FREE) */
+struct aprof_heap_bins {
+	uint64_t n[2][AMON_BINS + 1]; /* [kind][bin], and [kind][APROF_HEAP_BYTES] */
 };
 
-#define APROF_HEAP_BYTES AMON_BINS /* the bin after the last: the last bin's bytes */
+#define APROF_HEAP_BYTES AMON_BINS /* the counter after the last bin's: its bytes */
 
 /* Adds bin K of histogram BINS (a thread's, changing meanwhile) to *SUM: its counts and bytes. */
-APROF_HIDDEN void aprof_heap_bin_add(const struct aprof_heap_bin *bins, uint32_t k,
+APROF_HIDDEN void aprof_heap_bin_add(const struct aprof_heap_bins *bins, uint32_t k,
 				     struct amon_heap_bin *sum);
 
 /* 1 while allocations are followed: not with APROF_HEAP=0, nor after aprof_stop. */

@@ -14,7 +14,7 @@
 #include "transition.h"
 #include "types.h"
 
-struct aprof_heap_bin;
+struct aprof_heap_bins;
 struct aprof_heap_entry;
 
 /*
@@ -125,7 +125,7 @@ struct aprof_thread {
 	uint64_t tid;                    /* kernel thread id */
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
 	char name[16];                   /* thread name when first seen, and when it ended */
-	struct aprof_heap_bin *bins;     /* allocation-size histogram (heap.h), NULL until used */
+	struct aprof_heap_bins *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_heap_entry *heap_next; /* the heap log's next entry to write (heap.c) */
 	struct aprof_heap_entry *heap_end;  /* the log's end; both NULL until the log is made */
 	struct aprof_types_watch types;  /* the last allocation's constructor candidates */

@@ -484,7 +484,7 @@ APROF_NOINSTR static void write_heap(struct out *o)
 	hp.flags = __atomic_load_n(&aprof_heap_on, __ATOMIC_RELAXED) ? AMON_HEAP_ON : 0;
 	hp.peak_bytes = aprof_heap_peak(&hp.peak_ticks, &hp.untracked);
 	for (t = __atomic_load_n(&aprof_threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next) {
-		const struct aprof_heap_bin *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
+		const struct aprof_heap_bins *bins = __atomic_load_n(&t->bins, __ATOMIC_ACQUIRE);
 
 		for (k = 0; bins != NULL && k < AMON_BINS; k++)
 			aprof_heap_bin_add(bins, k, &sum[k]);
