@@ -445,9 +445,15 @@ PER_CLOCK(enter_watched, (uintptr_t fn, uintptr_t site, uintptr_t frame, struct 
 ** first, then the limit lowered again at the watched depth, now the top,
 ** for the next candidate, without the slow path's tests and calls.  The
 ** slow path for any other entry, or if the watch is not what the mark says
-** (the candidate not just above the allocating activation).  Tail-called
-** by the hook, which has checked all else (leave_fast).  One copy for each
-** clock KIND, as enter_watched.
+** (the candidate not just above the allocating activation).  The mark
+** tells a live watch with its candidate running, so that its count and
+** limit are not tested again: only a watched entry marks (the watch then
+** live, its limit given back), and every end of a watch that may find its
+** candidate running unmarks it (allocated_after); a push overwrites a mark
+** above the top.  (Were it not so, the limit lowered here would only send
+** the next entry at that depth to enter_watched, which gives it back.)
+** Tail-called by the hook, which has checked all else (leave_fast).  One
+** copy for each clock KIND, as enter_watched.
 */
 APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, struct aprof_thread *t,
 					       uint32_t kind)
@@ -456,8 +462,7 @@ APROF_NOINSTR static inline void leave_watched(uintptr_t fn, uintptr_t site, str
 	struct aprof_ends *e = aprof_thread_ends_of(t, kind);
 	struct aprof_frame *top = e->top;
 
-	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || w->ctx == NULL || t->diverted ||
-			   top != w->at + 1)) {
+	if (APROF_UNLIKELY(top->fn != (fn | APROF_FN_WATCHED) || top != w->at + 1)) {
 		leave_slow(fn, site);
 		return;
 	}
