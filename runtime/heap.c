@@ -688,16 +688,23 @@ APROF_NOINSTR static inline int heap_common(const struct aprof_thread *t, size_t
 ** to test, no probe to count down), or with a clock while no probe is due,
 ** the event counted towards it (if it is not the common case after all,
 ** heap_event counts it again: a probe comes an event early); else NULL.
+** Its current context in *C if not NULL, read where the clock's kind is
+** known (aprof_thread_ends_of), so that sampling's comes from the
+** thread-local top, one load fewer than through the thread's ends pointer
+** (aprof_thread_current), in each allocation and free.
 */
-APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(void)
+APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(struct aprof_context **c)
 {
 	struct aprof_thread *t = aprof_sampled;
 
-	if (APROF_LIKELY(t != NULL))
+	if (APROF_LIKELY(t != NULL)) {
+		*c = aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx;
 		return t;
+	}
 	t = aprof_self;
 	if (t == NULL || aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe <= 1)
 		return NULL;
+	*c = aprof_thread_ends_of(t, aprof_clock_kind)->top->ctx;
 	t->heap_probe--;
 	return t;
 }
@@ -749,10 +756,9 @@ heap_alloc_common(size_t size, struct aprof_thread **t, struct aprof_context **c
 {
 	struct aprof_heap_counts *h;
 
-	*t = heap_common_thread();
+	*t = heap_common_thread(c);
 	if (!heap_common(*t, 1))
 		return NULL;
-	*c = aprof_thread_current(*t);
 	h = (*c)->heap; /* T's own context: T made its counters */
 	if (APROF_UNLIKELY(h == NULL))
 		return NULL;
@@ -777,11 +783,12 @@ APROF_NOINSTR static inline uint64_t size_word(size_t size, uint32_t generation)
 APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(uint64_t size,
 										uint64_t tag)
 {
-	struct aprof_thread *t = heap_common_thread();
+	struct aprof_context *c;
+	struct aprof_thread *t = heap_common_thread(&c);
 
 	if (!heap_common(t, 1))
 		return 0;
-	heap_log_common(t, size, tag, aprof_thread_current(t));
+	heap_log_common(t, size, tag, c);
 	return 1;
 }
 
@@ -970,7 +977,8 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 	struct aprof_heap_counts *h;
 	void *p;
 
-	if (!heap_common(t, 2) || (h = (c = aprof_thread_current(t))->heap) == NULL) {
+	if (!heap_common(t, 2) ||
+	    (h = (c = aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx)->heap) == NULL) {
 		aprof_heap_free(old, old_size, old_generation);
 		return heap_block(base, size, APROF_BLOCK_HEADER);
 	}
