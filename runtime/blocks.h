@@ -42,13 +42,16 @@ struct aprof_block {
 	size_t size;                   /* bytes requested */
 	struct aprof_heap_counts *counts; /* of the context charged with the allocation, and so
 					     with the free; NULL if it was not followed */
-	uint32_t generation;           /* aprof_restart count when allocated, modulo 2^16 */
+	uint64_t generation;           /* aprof_restart count when allocated, modulo 2^16, in
+					  bits 48-63 as in P[-2] (below), so that its word is
+					  the size OR this, without a shift */
 	size_t offset;                 /* bytes from the real block's start to the program's */
 };
 
 #define APROF_BLOCK_HEADER 16             /* bytes of the header */
 #define APROF_BLOCK_MARK 8u               /* in P[-1]: the block has a header */
 #define APROF_BLOCK_SIZE_MAX (((uint64_t)1 << 48) - 1) /* larger requests fail (ENOMEM) */
+#define APROF_BLOCK_GENERATION_ONE ((uint64_t)1 << 48) /* a generation's step in P[-2] */
 #define APROF_BLOCK_OFFSET_MAX ((size_t)16 << 31)     /* larger alignments fail (EINVAL) */
 
 /* SIZE plus a header of OFFSET bytes, into *TOTAL; 0, or -1 (errno ENOMEM) if too large. */
@@ -76,7 +79,7 @@ APROF_NOINSTR static inline void aprof_block_put(void *p, const struct aprof_blo
 {
 	uint64_t *w = p;
 
-	w[-2] = (uint64_t)b->size | (uint64_t)(b->generation & 0xffff) << 48;
+	w[-2] = (uint64_t)b->size | b->generation;
 	w[-1] = (uint64_t)(uintptr_t)b->counts | APROF_BLOCK_MARK |
 		aprof_block_offset_code(b->offset);
 }
@@ -94,7 +97,7 @@ APROF_NOINSTR static inline int aprof_block_get(const void *p, struct aprof_bloc
 	if ((tag & APROF_BLOCK_MARK) == 0)
 		return 0;
 	b->size = (size_t)(w[-2] & APROF_BLOCK_SIZE_MAX);
-	b->generation = (uint32_t)(w[-2] >> 48);
+	b->generation = w[-2] & ~APROF_BLOCK_SIZE_MAX;
 	b->counts = (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63);
 	b->offset = (size_t)16 << ((tag & 7) | ((tag >> 4) & 3) << 3);
 	return 1;

@@ -94,8 +94,13 @@ APROF_HIDDEN void aprof_heap_autosave_set(void (*autosave)(void));
 /* Turns allocation tracking on (unless APROF_HEAP=0) or off: aprof_restart, aprof_stop. */
 APROF_HIDDEN void aprof_heap_on_set(int on);
 
-/* aprof_restart's count, modulo 2^16, kept in each block's header (blocks.h). */
-extern APROF_HIDDEN uint32_t aprof_heap_generation;
+/*
+** aprof_restart's count, modulo 2^16, kept in each block's header (blocks.h):
+** in bits 48-63 as there (steps of APROF_BLOCK_GENERATION_ONE, wrapping as
+** the header's 16 bits do), so that a malloc makes the header's first word
+** with an OR alone, no shift (heap-live 100k/1M: one instruction fewer a malloc).
+*/
+extern APROF_HIDDEN uint64_t aprof_heap_generation;
 
 /*
 ** The block at BASE (NULL if glibc refused it), of SIZE bytes for the
@@ -143,7 +148,7 @@ extern void __libc_free(void *p) __attribute__((noplt));
 ** block that was not followed (H NULL) counts as untracked.  The block may
 ** be given back to glibc before: all this needs is in the arguments.
 */
-APROF_HIDDEN void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint32_t generation);
+APROF_HIDDEN void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint64_t generation);
 
 /*
 ** realloc's new block at BASE (glibc's, not NULL), of SIZE bytes for the
@@ -155,7 +160,7 @@ APROF_HIDDEN void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint
 ** program's address.
 */
 APROF_HIDDEN void *aprof_heap_realloc(void *base, size_t size, struct aprof_heap_counts *old,
-				      size_t old_size, uint32_t old_generation);
+				      size_t old_size, uint64_t old_generation);
 
 /*
 ** Charges every thread's heap events not yet charged (heap.c's logs): the
