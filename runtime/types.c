@@ -286,7 +286,7 @@ APROF_NOINSTR void aprof_types_hook(struct aprof_thread *t, int entry)
 	}
 	if (!entry || f != w->at + 1)
 		return;
-	if (aprof_types_note(w, f[-1].ctx, f[-1].frame, f->fn))
+	if (aprof_types_note(w, f[-1].ctx, &f[-1].frame, f->fn))
 		f->fn |= APROF_FN_WATCHED; /* its exit does not match, to watch on */
 	else
 		aprof_types_finish(t, w);

@@ -98,18 +98,20 @@ APROF_HIDDEN void *aprof_types_allocated(struct aprof_thread *t, struct aprof_co
 					 uint64_t size, void *p);
 
 /*
-** An entry of FN from context CTX, in the activation whose frame is FRAME,
-** made at W's depth: a candidate if that is W's allocating context and
-** activation.  Notes it and returns 1 if the watch goes on, its entry to be
+** An entry of FN from context CTX, in the activation whose frame is at
+** FRAME, made at W's depth: a candidate if that is W's allocating context
+** and activation (the frame read only where the context is W's: one load
+** fewer where it is not, JsonCpp half its watched entries).  Notes it and
+** returns 1 if the watch goes on, its entry to be
 ** marked APROF_FN_WATCHED; else 0, and the watch needs aprof_types_finish
 ** (not a candidate: the activation was left; or AMON_CANDIDATES noted).
 ** The hooks' watched entry (hooks.c), inline.
 */
 APROF_NOINSTR static inline int aprof_types_note(struct aprof_types_watch *w,
-						  const struct aprof_context *ctx, uintptr_t frame,
-						  uintptr_t fn)
+						  const struct aprof_context *ctx,
+						  const uintptr_t *frame, uintptr_t fn)
 {
-	if (w->ctx != ctx || w->frame != frame)
+	if (w->ctx != ctx || w->frame != *frame)
 		return 0;
 	w->candidate[w->n++] = fn;
 	return w->n < AMON_CANDIDATES;
