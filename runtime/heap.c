@@ -20,6 +20,7 @@
 #include "cost.h"
 #include "diag.h"
 #include "heap.h"
+#include "heapcommon.h"
 #include "thread.h"
 #include "types.h"
 
@@ -223,15 +224,6 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 ** a malloc/free pair).
 */
 #define HEAP_LOG 64
-
-/* An entry of the log. */
-struct aprof_heap_entry {
-	uint64_t size; /* bytes in bits 0-47 (above: ignored, a free's header generation;
-			  0 in an allocation's) */
-	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
-			  0-5 ignored: a free logs its block's header words as they are;
-			  0 in an allocation's, so that the replay masks neither word) */
-};
 
 /*
 ** The log: its entries written are those before the thread's heap_next
@@ -678,139 +670,6 @@ APROF_NOINSTR static struct aprof_heap_counts *heap_alloc_first(struct aprof_thr
 
 
 /*
-** The common case of an allocation or a free by thread T, while the process
-** has one thread, no probe is due (none in sampling mode), the log has room
-** for ENTRIES more after these (so that only log_append fills it) and is
-** open (log_gate: allocations followed without autosaves), and T is not
-** in the runtime's own code: no call but glibc's (and an allocation's to
-** the types watch, types.c), a few stores to lines in the cache; anything
-** else goes to heap_alloc_any or heap_free_any, whole.
-** (benchmarks/heap-live.sh: on a heap that misses the cache at every block,
-** each instruction here costs about a nanosecond, as it keeps the
-** processor from overlapping the misses.)  1 if the common case: T's
-** heap_next is then where to log.
-*/
-APROF_NOINSTR static inline int heap_common(const struct aprof_thread *t, size_t entries)
-{
-	return APROF_LIKELY(t != NULL && APROF_SINGLE_THREADED() &&
-			    (uintptr_t)t->heap_next + entries * sizeof *t->heap_next <
-				    (uintptr_t)t->heap_end &&
-			    !aprof_busy);
-}
-
-
-/*
-** The calling thread's state if its heap event may be the common case as
-** far as the clock goes: in sampling mode (aprof_sampled: no clock's kind
-** to test, no probe to count down), or with a clock while no probe is due,
-** the event counted towards it (if it is not the common case after all,
-** heap_event counts it again: a probe comes an event early); else NULL.
-** Its current context in *C if not NULL, read where the clock's kind is
-** known (aprof_thread_ends_of), so that sampling's comes from the
-** thread-local top, one load fewer than through the thread's ends pointer
-** (aprof_thread_current), in each allocation and free.
-*/
-APROF_NOINSTR static inline struct aprof_thread *heap_common_thread(struct aprof_context **c)
-{
-	struct aprof_thread *t = aprof_sampled;
-
-	if (APROF_LIKELY(t != NULL)) {
-		*c = aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx;
-		return t;
-	}
-	t = aprof_self;
-	if (t == NULL || aprof_clock_kind == AMON_CLOCK_SAMPLE || t->heap_probe <= 1)
-		return NULL;
-	*c = aprof_thread_ends_of(t, aprof_clock_kind)->top->ctx;
-	t->heap_probe--;
-	return t;
-}
-
-
-/*
-** Writes (SIZE, TAG) at thread T's next log entry (heap_common(T) said
-** there is room), and counts the event in T's current context C.
-*/
-APROF_NOINSTR static inline void heap_log_common(struct aprof_thread *t, uint64_t size, uint64_t tag,
-						 struct aprof_context *c)
-{
-	struct aprof_heap_entry *e = t->heap_next;
-
-	e->size = size;
-	e->tag = tag;
-	APROF_PUT(t->heap_next, e + 1);
-	APROF_INC(c->heap_events);
-}
-
-
-/*
-** Thread T in context C allocated SIZE bytes for the program at P: the
-** types watch renewed or begun; returns P.  Unless the process watches
-** nothing (aprof_types_on: a C program), and last, once the header is
-** written, with no call but a tail call, so that malloc keeps nothing but
-** the size across glibc's call (heap-live: 4 instructions fewer a malloc).
-** The watch's own tests are all in aprof_types_allocated, so that this
-** loads nothing more of the thread (its inline rewatch test cost JsonCpp
-** small.json 15 instructions an allocation, for 1.8% of them).
-*/
-APROF_NOINSTR static inline void *heap_watch(struct aprof_thread *t, struct aprof_context *c,
-					     size_t size, void *p)
-{
-	if (aprof_types_on)
-		return aprof_types_allocated(t, c, size, p);
-	return p;
-}
-
-
-/*
-** The common case of an allocation of SIZE bytes (heap_common), charged
-** but for the types watch (heap_watch): its counters, the thread in *T and
-** its context in *C, or NULL if it is not the common case, to be charged by
-** heap_alloc_any.
-*/
-APROF_NOINSTR __attribute__((always_inline)) static inline struct aprof_heap_counts *
-heap_alloc_common(size_t size, struct aprof_thread **t, struct aprof_context **c)
-{
-	struct aprof_heap_counts *h;
-
-	*t = heap_common_thread(c);
-	if (!heap_common(*t, 1))
-		return NULL;
-	h = (*c)->heap; /* T's own context: T made its counters */
-	if (APROF_UNLIKELY(h == NULL))
-		return NULL;
-	heap_log_common(*t, size, (uintptr_t)h, *c);
-	return h;
-}
-
-
-/* The header's first word (blocks.h) of a block of SIZE bytes allocated in GENERATION. */
-APROF_NOINSTR static inline uint64_t size_word(size_t size, uint64_t generation)
-{
-	return (uint64_t)size | generation;
-}
-
-
-/*
-** The common case of a free, from its block's header words as they are
-** (blocks.h: SIZE holds the bytes and the generation, TAG the counters and
-** the mark), logged whole: whether its block was followed, and in this
-** generation, the replay tests (log_charged).  1 if logged.
-*/
-APROF_NOINSTR __attribute__((always_inline)) static inline int heap_free_common(uint64_t size,
-										uint64_t tag)
-{
-	struct aprof_context *c;
-	struct aprof_thread *t = heap_common_thread(&c);
-
-	if (!heap_common(t, 1))
-		return 0;
-	heap_log_common(t, size, tag, c);
-	return 1;
-}
-
-
-/*
 ** A probe is due on thread T (with a clock): 1 if T's next heap event is
 ** the probe's, to be timed on the common case when it is one, so that the
 ** probes time what most calls do.
@@ -833,9 +692,9 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
 		t->heap_probe = 2; /* so that the common case takes it, leaving 1 */
-		h = heap_alloc_common(size, &t, &c);
+		h = aprof_heap_alloc_common(size, &t, &c);
 		if (h != NULL) {
-			heap_watch(t, c, size, NULL);
+			aprof_heap_watch(t, c, size, NULL);
 			heap_probe_end(t, start, 0);
 			return h;
 		}
@@ -879,8 +738,9 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	struct aprof_thread *t = aprof_sampled;
 	uint64_t start = 0;
 
-	if (heap_common(t, 0)) { /* heap_free_common at the log's last entry, as in heap_block_any */
-		log_append(t, size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK);
+	/* aprof_heap_free_common at the log's last entry, as in aprof_heap_block_any */
+	if (aprof_heap_common(t, 0)) {
+		log_append(t, aprof_heap_size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK);
 		APROF_INC(aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx->heap_events);
 		return;
 	}
@@ -889,7 +749,8 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
 		t->heap_probe = 2; /* as in heap_alloc_any */
-		if (heap_free_common(size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK)) {
+		if (aprof_heap_free_common(aprof_heap_size_word(size, generation),
+					   (uintptr_t)h | APROF_BLOCK_MARK)) {
 			heap_probe_end(t, start, 0);
 			return;
 		}
@@ -922,39 +783,24 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_free_any(struct aprof_h
 }
 
 
-/* Writes the header of the block for the program at P, charged to H (NULL if not), and returns P. */
-APROF_NOINSTR static inline void *heap_put(char *p, size_t size, size_t offset,
-					   struct aprof_heap_counts *h)
-{
-	struct aprof_block b;
-
-	b.size = size;
-	b.offset = offset;
-	b.generation = __atomic_load_n(&aprof_heap_generation, __ATOMIC_RELAXED);
-	b.counts = h;
-	aprof_block_put(p, &b);
-	return p;
-}
-
-
 /*
 ** aprof_heap_block, every case, and the autosave after an allocation
 ** charged: the common case leaves it here (heap_common_on).
 */
-APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, size_t size,
-								    size_t offset)
+APROF_NOINSTR __attribute__((noinline)) void *aprof_heap_block_any(void *base, size_t size,
+							     size_t offset)
 {
 	struct aprof_thread *t = aprof_sampled;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 	void (*autosave)(void);
 
-	if (heap_common(t, 0) &&
+	if (aprof_heap_common(t, 0) &&
 	    (h = (c = aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx)->heap) != NULL) {
 		/*
-		 * heap_block's common case at the log's last entry, which it
-		 * leaves here (heap_common(T, 1)), so that it only appends and
-		 * never charges: room for it alone (heap_common(T, 0)), logged
+		 * aprof_heap_block_inline's common case at the log's last entry, which it
+		 * leaves here (aprof_heap_common(T, 1)), so that it only appends and
+		 * never charges: room for it alone (aprof_heap_common(T, 0)), logged
 		 * by log_append, which then charges the full log, as the common
 		 * case would log it, without the whole case's other tests and
 		 * calls (heap-live 100k/1M, callgrind: one event in 64 took
@@ -964,51 +810,28 @@ APROF_NOINSTR __attribute__((noinline)) static void *heap_block_any(void *base, 
 		 */
 		log_append(t, size, (uintptr_t)h);
 		APROF_INC(c->heap_events);
-		return heap_watch(t, c, size, heap_put((char *)base + offset, size, offset, h));
+		return aprof_heap_watch(t, c, size, aprof_heap_put((char *)base + offset, size, offset, h));
 	}
 	h = heap_alloc_any(size);
 	autosave = __atomic_load_n(&heap_autosave_fn, __ATOMIC_RELAXED);
 
-	heap_put((char *)base + offset, size, offset, h);
+	aprof_heap_put((char *)base + offset, size, offset, h);
 	if (h != NULL && autosave != NULL)
 		autosave();
 	return (char *)base + offset;
 }
 
 
-/* aprof_heap_block, inline in it and in aprof_heap_malloc: no call between glibc's and the charge. */
-APROF_NOINSTR __attribute__((always_inline)) static inline void *heap_block(void *base, size_t size,
-									    size_t offset)
-{
-	struct aprof_thread *t;
-	struct aprof_context *c;
-	struct aprof_heap_counts *h;
-	void *p;
-
-	if (base == NULL)
-		return NULL;
-	if (offset != APROF_BLOCK_HEADER || (h = heap_alloc_common(size, &t, &c)) == NULL)
-		return heap_block_any(base, size, offset);
-	p = heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
-	return heap_watch(t, c, size, p);
-}
-
-
 APROF_NOINSTR void *aprof_heap_block(void *base, size_t size, size_t offset)
 {
-	return heap_block(base, size, offset);
-}
-
-
-APROF_NOINSTR void *aprof_heap_malloc(size_t size)
-{
-	return heap_block(__libc_malloc(size + APROF_BLOCK_HEADER), size, APROF_BLOCK_HEADER);
+	return aprof_heap_block_inline(base, size, offset);
 }
 
 
 APROF_NOINSTR void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint64_t generation)
 {
-	if (!heap_free_common(size_word(size, generation), (uintptr_t)h | APROF_BLOCK_MARK))
+	if (!aprof_heap_free_common(aprof_heap_size_word(size, generation),
+				    (uintptr_t)h | APROF_BLOCK_MARK))
 		heap_free_any(h, size, generation);
 }
 
@@ -1023,27 +846,27 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 	struct aprof_heap_counts *h;
 	void *p;
 
-	if (!heap_common(t, 2) ||
+	if (!aprof_heap_common(t, 2) ||
 	    (h = (c = aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top->ctx)->heap) == NULL) {
 		aprof_heap_free(old, old_size, old_generation);
-		return heap_block(base, size, APROF_BLOCK_HEADER);
+		return aprof_heap_block_inline(base, size, APROF_BLOCK_HEADER);
 	}
-	/* heap_log_common twice, the free first: entries first, then heap_next and the count */
+	/* aprof_heap_log_common twice, the free first: entries first, then heap_next and the count */
 	e = t->heap_next;
-	e[0].size = size_word(old_size, old_generation);
+	e[0].size = aprof_heap_size_word(old_size, old_generation);
 	e[0].tag = (uintptr_t)old | APROF_BLOCK_MARK;
 	e[1].size = size;
 	e[1].tag = (uintptr_t)h;
 	APROF_PUT(t->heap_next, e + 2);
 	APROF_INC(c->heap_events);
 	APROF_INC(c->heap_events);
-	p = heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
-	return heap_watch(t, c, size, p);
+	p = aprof_heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);
+	return aprof_heap_watch(t, c, size, p);
 }
 
 
 /* aprof_heap_release, every case. */
-APROF_NOINSTR __attribute__((noinline)) static void heap_release_any(void *p)
+APROF_NOINSTR __attribute__((noinline)) void aprof_heap_release_any(void *p)
 {
 	struct aprof_block b;
 
@@ -1054,22 +877,6 @@ APROF_NOINSTR __attribute__((noinline)) static void heap_release_any(void *p)
 	}
 	aprof_heap_free(b.counts, b.size, b.generation);
 	__libc_free((char *)p - b.offset);
-}
-
-
-/*
-** The common case: a malloc block (the header right before it), logged as
-** its header says; glibc's free is then a jump, not a call.
-*/
-APROF_NOINSTR void aprof_heap_release(void *p)
-{
-	const uint64_t *w = p;
-
-	/* bits 0-5 the mark alone (offset code 0), tested as W[-1] less the mark: one instruction fewer */
-	if (((w[-1] - APROF_BLOCK_MARK) & 63) != 0 || !heap_free_common(w[-2], w[-1]))
-		heap_release_any(p);
-	else
-		__libc_free((char *)p - APROF_BLOCK_HEADER);
 }
 
 

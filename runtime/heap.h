@@ -123,17 +123,9 @@ APROF_HIDDEN void *aprof_heap_block(void *base, size_t size, size_t offset);
 extern APROF_HIDDEN size_t aprof_heap_malloc_below;
 
 /*
-** malloc(SIZE), SIZE below aprof_heap_malloc_below: glibc's block of SIZE
-** bytes and a header, as aprof_heap_block; NULL if refused.  malloc jumps here.
+** malloc and free's own cases, aprof_heap_malloc and aprof_heap_release,
+** are inline in the wrappers: heapcommon.h.
 */
-APROF_HIDDEN void *aprof_heap_malloc(size_t size);
-
-/*
-** free(P), P not NULL: the free charged to the context that allocated P
-** (its header says), or counted as untracked if the wrappers never handed
-** P out, then the real block given back to glibc.
-*/
-APROF_HIDDEN void aprof_heap_release(void *p);
 
 /*
 ** glibc's malloc and free, which never come back to the wrappers (malloc.c):
