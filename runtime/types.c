@@ -252,7 +252,6 @@ APROF_NOINSTR void *aprof_types_allocated(struct aprof_thread *t, struct aprof_c
 					  uint64_t size, void *p)
 {
 	struct aprof_types_watch *w = &t->types;
-	struct aprof_ends *e;
 
 	/* A call only after a candidate, so that the common case saves no registers. */
 	if (APROF_UNLIKELY(w->n > 0)) {
@@ -260,12 +259,7 @@ APROF_NOINSTR void *aprof_types_allocated(struct aprof_thread *t, struct aprof_c
 			return allocated_after(t, c, size, p);
 		return p;
 	}
-	e = aprof_thread_ends(t);
-	if (w->ctx == c && w->at == e->top && e->limit == e->top && w->frame == e->top->frame) {
-		APROF_PUT(w->size, size); /* the same watch: a loop that allocates */
-		return p;
-	}
-	watch_begin(t, c, size, e);
+	watch_begin(t, c, size, aprof_thread_ends(t));
 	return p;
 }
 
