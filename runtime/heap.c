@@ -226,7 +226,7 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 #define HEAP_LOG 64
 
 /*
-** The log: its entries written are those before the thread's heap_next
+** The log: its entries written are those before the thread's heap.next
 ** (thread.h), which the owner alone moves, kept in the thread with the
 ** log's end so that the wrappers' common case finds room with one
 ** comparison of two words of the thread, both NULL (no room) until the log
@@ -235,7 +235,7 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 struct heap_log {
 	int lock;          /* taken by whoever flushes, with more than one thread */
 	int flushing;      /* a flush is under way: a writer interrupting it skips the log */
-	uint32_t done;     /* entries charged: those from here to heap_next are pending */
+	uint32_t done;     /* entries charged: those from here to heap.next are pending */
 	struct aprof_heap_entry e[HEAP_LOG];
 };
 
@@ -249,7 +249,7 @@ APROF_NOINSTR static inline struct heap_log *log_of(struct aprof_heap_bins *bins
 APROF_NOINSTR static inline uint32_t log_written(const struct aprof_thread *t,
 						 const struct heap_log *log)
 {
-	return (uint32_t)(APROF_GET(t->heap_next) - log->e);
+	return (uint32_t)(APROF_GET(t->heap.next) - log->e);
 }
 
 
@@ -261,8 +261,8 @@ APROF_NOINSTR static struct aprof_heap_bins *bins_new(struct aprof_thread *t)
 
 	if (bins == NULL)
 		return NULL;
-	APROF_PUT(t->heap_next, log_of(bins)->e);
-	/* published after the log: the writer and aprof_heap_reset read it, then heap_next */
+	APROF_PUT(t->heap.next, log_of(bins)->e);
+	/* published after the log: the writer and aprof_heap_reset read it, then heap.next */
 	__atomic_store_n(&t->bins, bins, __ATOMIC_SEQ_CST);
 	log_gate(t, bins);
 	return bins;
@@ -282,7 +282,7 @@ APROF_NOINSTR static void log_gate(struct aprof_thread *t, struct aprof_heap_bin
 
 	do {
 		on = __atomic_load_n(&heap_common_on, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&t->heap_end, on ? log_of(bins)->e + HEAP_LOG : NULL,
+		__atomic_store_n(&t->heap.end, on ? log_of(bins)->e + HEAP_LOG : NULL,
 				 __ATOMIC_SEQ_CST);
 	} while (__atomic_load_n(&heap_common_on, __ATOMIC_SEQ_CST) != on);
 }
@@ -607,23 +607,23 @@ APROF_NOINSTR __attribute__((noinline)) static void log_flush_timed(struct aprof
 /*
 ** Appends an event (SIZE, TAG: a log entry) to thread T's log (its
 ** histogram made), and charges the log when full (log_flush_timed with a
-** clock).  Entry first, then heap_next: a writer interrupting between (a
+** clock).  Entry first, then heap.next: a writer interrupting between (a
 ** signal) sees the entry as not yet written.
 */
 APROF_NOINSTR static inline void log_append(struct aprof_thread *t, uint64_t size, uint64_t tag)
 {
-	struct aprof_heap_entry *e = t->heap_next;
+	struct aprof_heap_entry *e = t->heap.next;
 	struct heap_log *log = log_of(t->bins);
 
 	e->size = size;
 	e->tag = tag;
-	APROF_PUT(t->heap_next, e + 1);
+	APROF_PUT(t->heap.next, e + 1);
 	if (APROF_UNLIKELY(e + 1 == log->e + HEAP_LOG)) {
 		if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
 			log_flush(t);
 		else
 			log_flush_timed(t);
-		APROF_PUT(t->heap_next, log->e); /* first: a flush between sees nothing pending */
+		APROF_PUT(t->heap.next, log->e); /* first: a flush between sees nothing pending */
 		APROF_PUT(log->done, 0);
 	}
 }
@@ -684,6 +684,7 @@ APROF_NOINSTR static inline int heap_probe_due(const struct aprof_thread *t)
 APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_alloc_any(size_t size)
 {
 	struct aprof_thread *t = aprof_self;
+	struct aprof_heap_cursor *log;
 	struct aprof_context *c;
 	struct aprof_heap_counts *h;
 	struct aprof_heap_bins *bins;
@@ -692,8 +693,9 @@ APROF_NOINSTR __attribute__((noinline)) static struct aprof_heap_counts *heap_al
 	if (heap_probe_due(t)) {
 		start = aprof_clock_read();
 		t->heap_probe = 2; /* so that the common case takes it, leaving 1 */
-		h = aprof_heap_alloc_common(size, &t, &c);
+		h = aprof_heap_alloc_common(size, &log, &c);
 		if (h != NULL) {
+			t = aprof_heap_thread_of(log);
 			aprof_heap_watch(t, c, size, NULL);
 			heap_probe_end(t, start, 0);
 			return h;
@@ -851,13 +853,13 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 		aprof_heap_free(old, old_size, old_generation);
 		return aprof_heap_block_inline(base, size, APROF_BLOCK_HEADER);
 	}
-	/* aprof_heap_log_common twice, the free first: entries first, then heap_next and the count */
-	e = t->heap_next;
+	/* aprof_heap_log_common twice, the free first: entries first, then heap.next and the count */
+	e = t->heap.next;
 	e[0].size = aprof_heap_size_word(old_size, old_generation);
 	e[0].tag = (uintptr_t)old | APROF_BLOCK_MARK;
 	e[1].size = size;
 	e[1].tag = (uintptr_t)h;
-	APROF_PUT(t->heap_next, e + 2);
+	APROF_PUT(t->heap.next, e + 2);
 	APROF_INC(c->heap_events);
 	APROF_INC(c->heap_events);
 	p = aprof_heap_put((char *)base + APROF_BLOCK_HEADER, size, APROF_BLOCK_HEADER, h);

@@ -25,8 +25,10 @@
 
 /* The thread-local top and limit of a thread not sampled (thread.h): fn 0, no exit matches. */
 static struct aprof_frame unhooked_top;
+/* The heap cursor of a thread not sampled (aprof_sampled_heap): no room, never written. */
+static struct aprof_heap_cursor unsampled_heap;
 APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL))) = {
-	.ends = { .top = &unhooked_top, .limit = &unhooked_top }
+	.ends = { .top = &unhooked_top, .limit = &unhooked_top }, .heap = &unsampled_heap
 };
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
@@ -103,14 +105,16 @@ APROF_NOINSTR struct aprof_thread *aprof_thread_new(void)
 					    __ATOMIC_RELAXED))
 		;
 	aprof_self = t;
-	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE) {
 		aprof_sampled = t;
-	else if (aprof_clock_kind == APROF_CLOCK_COUNTER)
+		aprof_sampled_heap = &t->heap;
+	} else if (aprof_clock_kind == APROF_CLOCK_COUNTER)
 		aprof_counted = t;
 	aprof_busy--;
 	t->last = aprof_clock_read();
 	aprof_probe_reset(t);
-	t->heap_probe = t->probe;
+	/* none in sampling mode: its 0 stops heapcommon.h's aprof_heap_counted_event at once */
+	t->heap_probe = aprof_clock_kind == AMON_CLOCK_SAMPLE ? 0 : t->probe;
 	return t;
 }
 

@@ -84,6 +84,16 @@ struct aprof_probes {
 #define APROF_PROBE_EVERY 1024u
 
 /*
+** Where a thread's heap log (heap.c) is written: its next entry and its
+** end, both NULL until the log is made; the end NULL too while the
+** wrappers' common case is closed (heapcommon.h).
+*/
+struct aprof_heap_cursor {
+	struct aprof_heap_entry *next;
+	struct aprof_heap_entry *end;
+};
+
+/*
 ** A thread's state.  Created lazily at the thread's first hook call, never
 ** freed: the writer reads it at exit even if the thread has finished.  The
 ** hooks' common case reads its first cache line only (the state is mapped
@@ -126,8 +136,7 @@ struct aprof_thread {
 	void *timer;                     /* sampling mode: the thread's CPU-time timer */
 	char name[16];                   /* thread name when first seen, and when it ended */
 	struct aprof_heap_bins *bins;     /* allocation-size histogram (heap.h), NULL until used */
-	struct aprof_heap_entry *heap_next; /* the heap log's next entry to write (heap.c) */
-	struct aprof_heap_entry *heap_end;  /* the log's end; both NULL until the log is made */
+	struct aprof_heap_cursor heap;   /* its heap log's (heap.c) */
 	struct aprof_types_watch types;  /* the last allocation's constructor candidates */
 	struct aprof_thread *next;       /* registry of all threads, newest first */
 };
@@ -144,6 +153,7 @@ struct aprof_tls {
 	int busy;                        /* aprof_busy */
 	struct aprof_thread *sampled;    /* aprof_sampled */
 	struct aprof_thread *counted;    /* aprof_counted */
+	struct aprof_heap_cursor *heap;  /* aprof_sampled_heap */
 };
 /*
 ** Its TLS model: initial-exec in libaprof.so (its offset from the thread
@@ -169,6 +179,14 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 */
 #define aprof_sampled (aprof_tls.sampled)
 #define aprof_counted (aprof_tls.counted)
+
+/*
+** &aprof_sampled->heap in sampling mode, else a cursor with no room (both
+** NULL), never NULL: the wrappers' common case finds the log's room from
+** the thread pointer alone, without a test of aprof_sampled first
+** (heapcommon.h).
+*/
+#define aprof_sampled_heap (aprof_tls.heap)
 
 /*
 ** Where thread T's top and limit are, with clock KIND (a constant where the
