@@ -356,14 +356,15 @@ APROF_NOINSTR struct aprof_way *aprof_successor_miss(struct aprof_machine *m,
 						     struct aprof_context *cur, uintptr_t fn)
 {
 	struct aprof_context *next = aprof_transition_known(m, cur, fn);
-	struct aprof_way *w = aprof_successor_way(cur, fn);
+	size_t at = aprof_successor_way(cur, fn);
+	struct aprof_way *w = aprof_way_at(cur, at);
 	int kept = next != NULL;
 
-	if (w->proc != 0 && !(cur->kept & 1u << (w - cur->way)))
+	if (w->proc != 0 && !(cur->kept & APROF_WAY_BIT(at)))
 		table_put(m, cur, w->proc, w->to);
 	if (!kept)
 		next = transition_new(m, cur, fn);
-	aprof_successor_put(cur, w, fn, next, kept);
+	aprof_successor_put(cur, at, fn, next, kept);
 	return w;
 }
 

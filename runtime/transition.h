@@ -165,6 +165,10 @@ APROF_NOINSTR static inline void aprof_context_history(const struct aprof_contex
 ** APROF_NO_WAY: none.
 */
 #define APROF_WAY_AT(fn) ((fn) & (size_t)(APROF_WAYS - 1) << (APROF_WAY_SHIFT - 1))
+/* APROF_WAY2_FLIP(FN) ways as a halved offset, the ways' size folded into the shift. */
+#define APROF_WAY2_FLIP_AT(fn)                                                              \
+	(((fn) * APROF_WAY2_MIX >> (28 - APROF_WAY_SHIFT + 1) &                             \
+	  (size_t)(APROF_WAYS - 2) << (APROF_WAY_SHIFT - 1)) | (size_t)1 << (APROF_WAY_SHIFT - 1))
 #define APROF_NO_WAY ((size_t)-1)
 
 /* The way of C at halved offset AT. */
@@ -195,8 +199,7 @@ APROF_NOINSTR static inline size_t aprof_successor_at(struct aprof_context *cur,
 	** than from FN) by APROF_WAY2_FLIP(FN) ways, whose size is folded into
 	** the flip's shift (one fewer again; JsonCpp: 12% of entries).
 	*/
-	at ^= (fn * APROF_WAY2_MIX >> (28 - APROF_WAY_SHIFT + 1) &
-	       (APROF_WAYS - 2) << (APROF_WAY_SHIFT - 1)) | (size_t)1 << (APROF_WAY_SHIFT - 1);
+	at ^= APROF_WAY2_FLIP_AT(fn);
 	return aprof_way_at(cur, at)->proc == fn ? at : APROF_NO_WAY;
 }
 
@@ -234,27 +237,30 @@ APROF_NOINSTR static inline void aprof_way_flush(struct aprof_context *owner, st
 }
 
 /*
-** The way of CUR to cache its successor on a call of FN in: an empty way of
-** FN's, else its first.
+** The way of CUR to cache its successor on a call of FN in, as a halved
+** offset (aprof_way_at): an empty way of FN's, else its first.
 */
-APROF_NOINSTR static inline struct aprof_way *aprof_successor_way(struct aprof_context *cur,
-								  uintptr_t fn)
+APROF_NOINSTR static inline size_t aprof_successor_way(struct aprof_context *cur, uintptr_t fn)
 {
-	struct aprof_way *w = &cur->way[APROF_WAY(fn)], *w2 = &cur->way[APROF_WAY2(fn)];
+	size_t at = APROF_WAY_AT(fn), at2 = at ^ APROF_WAY2_FLIP_AT(fn);
 
-	return w->proc != 0 && w2->proc == 0 ? w2 : w;
+	return aprof_way_at(cur, at)->proc != 0 && aprof_way_at(cur, at2)->proc == 0 ? at2 : at;
 }
 
+/* Bit W of a context's 'held' and 'kept': its way W, at halved offset AT. */
+#define APROF_WAY_BIT(at) (1u << ((at) >> (APROF_WAY_SHIFT - 1)))
+
 /*
-** Caches NEXT in way W of CUR, its successor on a call of FN, W given up
-** first; KEPT: the table holds the transition too (cur->kept).  The guard
-** held.
+** Caches NEXT in the way of CUR at halved offset AT, its successor on a
+** call of FN, the way given up first; KEPT: the table holds the transition
+** too (cur->kept).  The guard held.
 */
-APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur,
-						     struct aprof_way *w, uintptr_t fn,
-						     struct aprof_context *next, int kept)
+APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur, size_t at,
+						     uintptr_t fn, struct aprof_context *next,
+						     int kept)
 {
-	uint32_t bit = 1u << (w - cur->way);
+	struct aprof_way *w = aprof_way_at(cur, at);
+	uint32_t bit = APROF_WAY_BIT(at);
 
 	aprof_way_flush(cur, w);
 	APROF_PUT(w->to, next);
@@ -266,21 +272,42 @@ APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur,
 
 /*
 ** Caches NEXT, CUR's successor on a call of FN, found in the table (B1),
-** not cached yet; returns the way.  The table holds only the transitions
-** ways gave up (every other is in a way of its 'from'), so a way that gives
-** up one the table lacks must put it there: then NULL, nothing cached, for
-** the slow path (aprof_successor_miss), so that the hooks' second case
-** calls nothing.  The guard held.
+** not cached yet; returns the way's halved offset (aprof_way_at).  The
+** table holds only the transitions ways gave up (every other is in a way
+** of its 'from'), so a way that gives up one the table lacks must put it
+** there: then APROF_NO_WAY, nothing cached, for the slow path
+** (aprof_successor_miss), so that the hooks' second case calls nothing.
+** The guard held.
 */
-APROF_NOINSTR static inline struct aprof_way *
-aprof_successor_cache(struct aprof_context *cur, uintptr_t fn, struct aprof_context *next)
+APROF_NOINSTR static inline __attribute__((always_inline)) size_t
+aprof_successor_cache(struct aprof_context *cur, uintptr_t fn,
+							 struct aprof_context *next)
 {
-	struct aprof_way *w = aprof_successor_way(cur, fn);
+	size_t at = APROF_WAY_AT(fn), at2;
 
-	if (APROF_UNLIKELY(w->proc != 0 && !(cur->kept & 1u << (w - cur->way))))
-		return NULL;
-	aprof_successor_put(cur, w, fn, next, 1);
-	return w;
+	if (aprof_way_at(cur, at)->proc != 0) {
+		at2 = at ^ APROF_WAY2_FLIP_AT(fn);
+		if (aprof_way_at(cur, at2)->proc != 0) {
+			struct aprof_way *w = aprof_way_at(cur, at);
+
+			if (APROF_UNLIKELY(!(cur->kept & APROF_WAY_BIT(at))))
+				return APROF_NO_WAY;
+			/*
+			** The way has held a successor kept in the table, as
+			** NEXT will be: its bits in 'held' and 'kept' are set
+			** (JsonCpp small.json: nearly every miss, two routines
+			** called by turns that evict each other).
+			*/
+			aprof_way_flush(cur, w);
+			APROF_PUT(w->to, next);
+			__atomic_signal_fence(__ATOMIC_SEQ_CST); /* as aprof_successor_put */
+			APROF_PUT(w->proc, fn);
+			return at;
+		}
+		at = at2;
+	}
+	aprof_successor_put(cur, at, fn, next, 1);
+	return at;
 }
 
 /*
