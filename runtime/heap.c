@@ -529,7 +529,11 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bins *bins, struct 
 				top = live;
 				at = p;
 			}
-		} else if (APROF_LIKELY(log_charged(p, g))) {
+		} else if (APROF_LIKELY((tag & ~(uint64_t)63) != 0 && (uint16_t)(size >> 48) == g)) {
+			/*
+			 * log_charged's tests, the counters' address (masked
+			 * anyway) first, so that its test is its mask's flags
+			 */
 			size &= APROF_BLOCK_SIZE_MAX;
 			log_charge_alone(bins, (struct aprof_heap_counts *)(uintptr_t)(tag & ~(uint64_t)63),
 					 APROF_HEAP_FREE, size, e);
