@@ -441,6 +441,22 @@ APROF_NOINSTR static inline int log_charged(const struct aprof_heap_entry *e, ui
 
 
 /*
+** The generation in log entry E's size word (a free's), read as its own
+** 16 bits, so that the replay compares it in memory: one instruction,
+** where a shift of the size word loaded took three (heap-live 100k/1M,
+** callgrind: 2 instructions fewer a free).
+*/
+APROF_NOINSTR static inline uint16_t log_entry_generation(const struct aprof_heap_entry *e)
+{
+	uint16_t g;
+
+	memcpy(&g, (const char *)&e->size + (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 6 : 0),
+	       sizeof g);
+	return g;
+}
+
+
+/*
 ** The current generation as log_charged takes it, its 16 bits shifted down
 ** once a replay, and opaque to GCC (the empty asm): else GCC compares the
 ** header's bits in place, with a 64-bit mask that takes a register of
@@ -539,7 +555,7 @@ APROF_NOINSTR static void log_replay_alone(struct aprof_heap_bins *bins, struct 
 				top = live;
 				at = p;
 			}
-		} else if (APROF_LIKELY((tag & ~(uint64_t)63) != 0 && (uint16_t)(size >> 48) == g)) {
+		} else if (APROF_LIKELY((tag & ~(uint64_t)63) != 0 && log_entry_generation(p) == g)) {
 			/*
 			 * log_charged's tests, the counters' address (masked
 			 * anyway) first, so that its test is its mask's flags
