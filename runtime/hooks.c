@@ -617,15 +617,19 @@ APROF_NOINSTR static inline int leave_fast(struct aprof_thread *t, uintptr_t fn,
 ** After the common case with clock KIND on T (NULL: no thread with that
 ** clock) found DONE (0 or -1, enter_fast): enter_uncached, enter_watched
 ** or enter_slow by a tail call.  Inlined with KIND a constant, so that each
-** clock's path tests nothing of the other's.
+** clock's path tests nothing of the other's; the hook's frame computed
+** here, where a path passes it, not by the hook before (one instruction
+** fewer on sampling's way to enter_watched, which finds it itself, and to
+** enter_uncached: JsonCpp small.json headers excluded 1.03M, all routines
+** instrumented 2.73M, Lua parser.lua 700 0.35M; always inlined: GCC
+** otherwise lays the sampling paths out as before, the frame first).
 */
-APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t fn,
-					     uintptr_t site, uintptr_t frame, int done,
-					     uint32_t kind)
+APROF_NOINSTR static inline __attribute__((always_inline)) void
+enter_other(struct aprof_thread *t, uintptr_t fn, uintptr_t site, int done, uint32_t kind)
 {
 	if (t != NULL && !aprof_busy) {
 		if (done < 0) {
-			PER_CLOCK_CALL(enter_uncached, kind, fn, site, frame);
+			PER_CLOCK_CALL(enter_uncached, kind, fn, site, (uintptr_t)__builtin_dwarf_cfa());
 			return;
 		}
 		if (entry_watched(t, kind)) {
@@ -635,7 +639,7 @@ APROF_NOINSTR static inline void enter_other(struct aprof_thread *t, uintptr_t f
 			return;
 		}
 	}
-	enter_slow(fn, site, frame);
+	enter_slow(fn, site, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 /* The same for an exit (leave_fast) on T: leave_watched or leave_slow by a tail call. */
@@ -663,7 +667,6 @@ APROF_NOINSTR static inline void leave_other(struct aprof_thread *t, uintptr_t f
 APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct aprof_thread *t;
-	uintptr_t frame;
 	int done = 0;
 
 	/*
@@ -676,17 +679,17 @@ APROF_API void __cyg_profile_func_enter(void *fn, void *site)
 				  AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
-	frame = (uintptr_t)__builtin_dwarf_cfa();
 	if ((t = aprof_sampled) != NULL) {
-		enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, AMON_CLOCK_SAMPLE);
+		enter_other(t, (uintptr_t)fn, (uintptr_t)site, done, AMON_CLOCK_SAMPLE);
 		return;
 	}
 	done = 0;
 	if ((t = aprof_counted) != NULL && !aprof_busy)
-		done = enter_fast(t, (uintptr_t)fn, frame, APROF_CLOCK_COUNTER);
+		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
+				  APROF_CLOCK_COUNTER);
 	if (APROF_LIKELY(done > 0))
 		return;
-	enter_other(t, (uintptr_t)fn, (uintptr_t)site, frame, done, APROF_CLOCK_COUNTER);
+	enter_other(t, (uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);
 }
 
 
