@@ -128,7 +128,8 @@ APROF_NOINSTR void aprof_hooks_calibrate(void)
 			sink = calibration_routine_bare((uintptr_t)i, sink, (uintptr_t)round);
 		bare = aprof_clock_read() - start;
 
-		outer->ticks = inner->ticks = outer->events = w->calls = 0;
+		outer->ticks = inner->ticks = outer->events = 0;
+		w->calls &= APROF_WAY_ONLY;
 		scratch.probe = UINT32_MAX;
 		scratch.last = aprof_clock_read();
 		for (i = 0; i < PAIRS; i++)

@@ -360,7 +360,7 @@ APROF_NOINSTR struct aprof_way *aprof_successor_miss(struct aprof_machine *m,
 	struct aprof_way *w = aprof_way_at(cur, at);
 	int kept = next != NULL;
 
-	if (w->proc != 0 && !(cur->kept & APROF_WAY_BIT(at)))
+	if (w->proc != 0 && (w->calls & APROF_WAY_ONLY))
 		table_put(m, cur, w->proc, w->to);
 	if (!kept)
 		next = transition_new(m, cur, fn);
@@ -392,7 +392,7 @@ APROF_NOINSTR void aprof_machine_tally(const struct aprof_machine *m, size_t n)
 	for (c = m->first, i = 0; i < n; c = aprof_context_next(c, ++i, n))
 		FOR_HELD(c, u, w)
 			if ((to = APROF_GET(w->to)) != NULL && to != c) /* NULL: another CPU's order */
-				to->through += APROF_GET(w->calls);
+				to->through += APROF_WAY_CALLS(APROF_GET(w->calls));
 }
 
 
@@ -404,7 +404,7 @@ APROF_NOINSTR uint64_t aprof_context_rec(const struct aprof_context *c)
 
 	FOR_HELD(c, u, w)
 		if (APROF_GET(w->to) == c)
-			rec += APROF_GET(w->calls);
+			rec += APROF_WAY_CALLS(APROF_GET(w->calls));
 	return rec;
 }
 
@@ -422,7 +422,7 @@ APROF_NOINSTR void aprof_machine_zero(struct aprof_machine *m)
 		APROF_PUT(c->heap_events, 0);
 		APROF_PUT(c->calls, 0);
 		APROF_PUT(c->rec, 0);
-		FOR_HELD(c, u, w)
-			APROF_PUT(w->calls, 0);
+		FOR_HELD(c, u, w) /* APROF_WAY_ONLY kept (a put meanwhile may lose it: B2 finds the same) */
+			APROF_PUT(w->calls, APROF_GET(w->calls) & APROF_WAY_ONLY);
 	}
 }

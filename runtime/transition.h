@@ -42,9 +42,21 @@ struct aprof_heap_counts;
 struct aprof_way {
 	uintptr_t proc;               /* the routine called; 0: empty (or being given away) */
 	struct aprof_context *to;     /* the context it leads to; NULL: never used */
-	uint64_t calls;               /* calls through here not yet in TO's count */
+	uint64_t calls;               /* calls through here not yet in TO's count, APROF_WAY_ONLY */
 	uint64_t spare;               /* a field of the context (aprof_context), not the way's */
 } __attribute__((aligned(32)));
+
+/*
+** Set in a way's CALLS: the way holds the only copy of its transition,
+** which the table lacks (made by B2-B3: aprof_successor_miss), so that
+** giving the way up must put it there; the count is the other bits
+** (APROF_WAY_CALLS), which no run fills.  In the way's own line, so that
+** the hooks' second case tests it in two instructions, a load and a sign
+** test, where a bit of the context's chosen by the way took six
+** (aprof_successor_cache).
+*/
+#define APROF_WAY_ONLY ((uint64_t)1 << 63)
+#define APROF_WAY_CALLS(n) ((n) & ~APROF_WAY_ONLY)
 
 /* A way's size is 1 << APROF_WAY_SHIFT bytes (aprof_successor's offsets). */
 #define APROF_WAY_SHIFT 5
@@ -62,7 +74,7 @@ _Static_assert(sizeof(struct aprof_way) == (size_t)1 << APROF_WAY_SHIFT, "a way'
 ** bytes a context before: 16 ways use 24 of their 32 bytes).  A sample's
 ** ticks and the events of counter mode share the first line, heap
 ** tracking's fields the second, the writer's walk ('next', 'held') the
-** third, where caching a successor writes ('held', 'kept').  Calls and
+** third, where caching a successor writes ('held').  Calls and
 ** rec hold only what the ways have given up: a context's calls are its own
 ** plus the counts of the ways that lead to it (aprof_machine_tally adds
 ** them up).
@@ -90,7 +102,6 @@ struct aprof_context {
 			struct aprof_context *next;      /* all, in creation order */
 			uint64_t w5_[3];
 			uint32_t held;                   /* bit W: way W has held a successor, for the writer */
-			uint32_t kept;                   /* bit W: way W's transition is in the table too */
 			uint64_t w6_[3];
 			uint64_t through;                /* the writer's: calls counted by other contexts' ways */
 			uint64_t w7_[3];
@@ -213,20 +224,23 @@ APROF_NOINSTR static inline struct aprof_way *aprof_successor(struct aprof_conte
 }
 
 /*
-** Gives up way W of OWNER: its count goes to its successor.  The routine
+** Gives up way W of OWNER: its count goes to its successor, and its CALLS
+** is left 0 unless it was (APROF_WAY_ONLY too, where ONLY says it may
+** be set; 0 where the caller knows it is not, no mask).  The routine
 ** is cleared first, so that no hook counts there any more (nor a signal
 ** handler's: sampling's common case runs whatever the guard); a profile
 ** written by a handler between the two stores that move the count has it
 ** twice.  The guard held.
 */
-APROF_NOINSTR static inline void aprof_way_flush(struct aprof_context *owner, struct aprof_way *w)
+APROF_NOINSTR static inline void aprof_way_flush(struct aprof_context *owner, struct aprof_way *w,
+					    uint64_t only)
 {
 	struct aprof_context *to = w->to;
 	uint64_t n;
 
 	APROF_PUT(w->proc, 0);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	n = w->calls;
+	n = w->calls & ~only;
 	if (n == 0)
 		return; /* an empty way's too */
 	if (to == owner)
@@ -247,13 +261,13 @@ APROF_NOINSTR static inline size_t aprof_successor_way(struct aprof_context *cur
 	return aprof_way_at(cur, at)->proc != 0 && aprof_way_at(cur, at2)->proc == 0 ? at2 : at;
 }
 
-/* Bit W of a context's 'held' and 'kept': its way W, at halved offset AT. */
+/* Bit W of a context's 'held': its way W, at halved offset AT. */
 #define APROF_WAY_BIT(at) (1u << ((at) >> (APROF_WAY_SHIFT - 1)))
 
 /*
 ** Caches NEXT in the way of CUR at halved offset AT, its successor on a
 ** call of FN, the way given up first; KEPT: the table holds the transition
-** too (cur->kept).  The guard held.
+** too (else APROF_WAY_ONLY).  The guard held.
 */
 APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur, size_t at,
 						     uintptr_t fn, struct aprof_context *next,
@@ -262,10 +276,10 @@ APROF_NOINSTR static inline void aprof_successor_put(struct aprof_context *cur, 
 	struct aprof_way *w = aprof_way_at(cur, at);
 	uint32_t bit = APROF_WAY_BIT(at);
 
-	aprof_way_flush(cur, w);
+	aprof_way_flush(cur, w, APROF_WAY_ONLY);
 	APROF_PUT(w->to, next);
+	APROF_PUT(w->calls, kept ? 0 : APROF_WAY_ONLY);
 	APROF_PUT(cur->held, cur->held | bit); /* after TO: the writer's test */
-	cur->kept = kept ? cur->kept | bit : cur->kept & ~bit;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a hook that matches FN finds NEXT */
 	APROF_PUT(w->proc, fn);
 }
@@ -290,15 +304,15 @@ aprof_successor_cache(struct aprof_context *cur, uintptr_t fn,
 		if (aprof_way_at(cur, at2)->proc != 0) {
 			struct aprof_way *w = aprof_way_at(cur, at);
 
-			if (APROF_UNLIKELY(!(cur->kept & APROF_WAY_BIT(at))))
+			if (APROF_UNLIKELY(w->calls & APROF_WAY_ONLY))
 				return APROF_NO_WAY;
 			/*
 			** The way has held a successor kept in the table, as
-			** NEXT will be: its bits in 'held' and 'kept' are set
-			** (JsonCpp small.json: nearly every miss, two routines
-			** called by turns that evict each other).
+			** NEXT will be: its bit in 'held' is set, APROF_WAY_ONLY
+			** clear (JsonCpp small.json: nearly every miss, two
+			** routines called by turns that evict each other).
 			*/
-			aprof_way_flush(cur, w);
+			aprof_way_flush(cur, w, 0);
 			APROF_PUT(w->to, next);
 			__atomic_signal_fence(__ATOMIC_SEQ_CST); /* as aprof_successor_put */
 			APROF_PUT(w->proc, fn);
