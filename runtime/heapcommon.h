@@ -66,8 +66,9 @@ APROF_NOINSTR static inline int aprof_heap_common(const struct aprof_thread *t, 
 
 
 /*
-** The calling thread's heap event is the common case of sampling mode
-** (aprof_heap_common(aprof_sampled, 1)): 1 if so, its log's cursor in *H
+** The calling thread's heap event (ENTRIES of its log, one but for
+** realloc's) is the common case of sampling mode
+** (aprof_heap_common(aprof_sampled, ENTRIES)): 1 if so, its log's cursor in *H
 ** and its current context in *C, found from the thread pointer alone: the
 ** room on its cursor (aprof_sampled_heap, which has none in a thread not
 ** sampled), the context from the thread-local top, so that aprof_sampled
@@ -75,10 +76,10 @@ APROF_NOINSTR static inline int aprof_heap_common(const struct aprof_thread *t, 
 ** instructions fewer a malloc and a free).
 */
 APROF_NOINSTR __attribute__((always_inline)) static inline int
-aprof_heap_sampled_event(struct aprof_heap_cursor **h, struct aprof_context **c)
+aprof_heap_sampled_event(size_t entries, struct aprof_heap_cursor **h, struct aprof_context **c)
 {
 	*h = aprof_sampled_heap;
-	if (APROF_UNLIKELY(!aprof_heap_room(*h, 1) || !APROF_SINGLE_THREADED() || aprof_busy))
+	if (APROF_UNLIKELY(!aprof_heap_room(*h, entries) || !APROF_SINGLE_THREADED() || aprof_busy))
 		return 0;
 	*c = aprof_tls.ends.top->ctx; /* aprof_thread_ends_of(aprof_sampled, AMON_CLOCK_SAMPLE) */
 	return 1;
@@ -174,7 +175,7 @@ aprof_heap_alloc_common(size_t size, struct aprof_heap_cursor **log, struct apro
 	 * Each case logs on its own: joined before, they had GCC load the
 	 * log's next entry again after the test of its room (one instruction).
 	 */
-	if (APROF_LIKELY(aprof_heap_sampled_event(&cursor, c))) {
+	if (APROF_LIKELY(aprof_heap_sampled_event(1, &cursor, c))) {
 		h = (*c)->heap; /* the thread's own context: it made its counters */
 		if (APROF_UNLIKELY(h == NULL))
 			return NULL;
@@ -210,7 +211,7 @@ APROF_NOINSTR __attribute__((always_inline)) static inline int aprof_heap_free_c
 	struct aprof_context *c;
 	struct aprof_thread *t;
 
-	if (APROF_LIKELY(aprof_heap_sampled_event(&cursor, &c))) {
+	if (APROF_LIKELY(aprof_heap_sampled_event(1, &cursor, &c))) {
 		aprof_heap_log_common(cursor, size, tag, c);
 		return 1;
 	}
