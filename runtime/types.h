@@ -44,7 +44,7 @@ struct aprof_types_watch {
 	uintptr_t frame;                   /* the allocating activation's frame (aprof_frame) */
 	uint64_t size;                     /* bytes requested */
 	uint32_t n;                        /* candidates noted so far; APROF_TYPES_OFF */
-	uintptr_t candidate[AMON_CANDIDATES];
+	uintptr_t candidate[AMON_CANDIDATES]; /* noted; 0 past the first and past N (site_count) */
 };
 
 /*
