@@ -886,17 +886,15 @@ APROF_NOINSTR void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uin
 ** case saves one register, not two and a stack slot.
 */
 APROF_NOINSTR __attribute__((noinline)) static void *heap_realloc_any(void *base, size_t size,
-								      struct aprof_heap_counts *old,
-								      size_t old_size,
-								      uint64_t old_generation)
+								      uint64_t old_word, uint64_t old_tag)
 {
-	aprof_heap_free(old, old_size, old_generation);
+	aprof_heap_free((struct aprof_heap_counts *)(uintptr_t)(old_tag & ~(uint64_t)63),
+			old_word & APROF_BLOCK_SIZE_MAX, old_word & ~APROF_BLOCK_SIZE_MAX);
 	return aprof_heap_block_inline(base, size, APROF_BLOCK_HEADER);
 }
 
 
-APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_heap_counts *old,
-				       size_t old_size, uint64_t old_generation)
+APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, uint64_t old_word, uint64_t old_tag)
 {
 	/* sampling's only: a probe due with a clock is for one event */
 	struct aprof_heap_cursor *log;
@@ -906,11 +904,11 @@ APROF_NOINSTR void *aprof_heap_realloc(void *base, size_t size, struct aprof_hea
 	void *p;
 
 	if (!aprof_heap_sampled_event(2, &log, &c) || (h = c->heap) == NULL)
-		return heap_realloc_any(base, size, old, old_size, old_generation);
+		return heap_realloc_any(base, size, old_word, old_tag);
 	/* aprof_heap_log_common twice, the free first: entries first, then heap.next and the count */
 	e = log->next;
-	e[0].size = aprof_heap_size_word(old_size, old_generation);
-	e[0].tag = (uintptr_t)old | APROF_BLOCK_MARK;
+	e[0].size = old_word;
+	e[0].tag = old_tag;
 	e[1].size = size;
 	e[1].tag = (uintptr_t)h;
 	APROF_PUT(log->next, e + 2);

@@ -144,15 +144,15 @@ APROF_HIDDEN void aprof_heap_free(struct aprof_heap_counts *h, size_t size, uint
 
 /*
 ** realloc's new block at BASE (glibc's, not NULL), of SIZE bytes for the
-** program at BASE + APROF_BLOCK_HEADER, in place of a block whose header
-** said counters OLD, OLD_SIZE bytes and OLD_GENERATION: the free of the old
+** program at BASE + APROF_BLOCK_HEADER, in place of a malloc block (offset
+** code 0) whose header words (blocks.h) were OLD_WORD (its size and
+** generation) and OLD_TAG (its counters and the mark): the free of the old
 ** (aprof_heap_free) and the allocation of the new (aprof_heap_block), in
 ** that order, with one test of the thread's state for both in the common
 ** case (Lua allocates and grows every object by realloc).  Returns the
 ** program's address.
 */
-APROF_HIDDEN void *aprof_heap_realloc(void *base, size_t size, struct aprof_heap_counts *old,
-				      size_t old_size, uint64_t old_generation);
+APROF_HIDDEN void *aprof_heap_realloc(void *base, size_t size, uint64_t old_word, uint64_t old_tag);
 
 /*
 ** Charges every thread's heap events not yet charged (heap.c's logs): the

@@ -94,14 +94,13 @@ APROF_API void free(void *p)
 
 
 /*
-** realloc is the free of the old block and the allocation of the new one.
-** A block with a larger offset (memalign) is moved to a new malloc block.
-** P not NULL.
+** realloc is the free of the old block and the allocation of the new one:
+** every case but realloc_malloced's.  A block with a larger offset
+** (memalign) is moved to a new malloc block.  P not NULL.
 */
 APROF_NOINSTR __attribute__((noinline)) static void *realloc_block(void *p, size_t size)
 {
 	struct aprof_block b;
-	size_t total;
 	void *q;
 
 	if (size == 0) { /* glibc frees P and returns NULL */
@@ -127,12 +126,42 @@ APROF_NOINSTR __attribute__((noinline)) static void *realloc_block(void *p, size
 		}
 		return q;
 	}
-	if (aprof_block_total(size, APROF_BLOCK_HEADER, &total) != 0)
-		return NULL;
-	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, total);
+	/* a malloc block, which realloc_malloced leaves here only when SIZE is too large */
+	errno = ENOMEM;
+	return NULL;
+}
+
+
+/*
+** realloc of a block, P not NULL: the common case, a malloc block (its
+** header's tag tested as aprof_heap_release does) of 1 to
+** APROF_BLOCK_SIZE_MAX bytes, its header words passed as they are, read
+** before glibc frees them; realloc_block the others.  A function of its
+** own, so that it saves three registers, not realloc_block's five (Lua
+** binary-trees 12, callgrind: 21 instructions fewer a realloc).
+*/
+APROF_NOINSTR __attribute__((noinline)) static void *realloc_malloced(void *p, size_t size)
+{
+	const uint64_t *w = p;
+	uint64_t word, tag, kept;
+	void *q;
+
+	if (APROF_UNLIKELY(size - 1 >= APROF_BLOCK_SIZE_MAX ||
+			   ((w[-1] - APROF_BLOCK_MARK) & 63) != 0))
+		return realloc_block(p, size);
+	/*
+	 * Copied to the registers kept across glibc's call after the tests, so
+	 * that GCC saves them there alone (APROF_HEAP=0's realloc_block
+	 * reached with none saved): the size as in malloc_inline, the tag
+	 * read again (an atomic load, which GCC does not merge with the test's).
+	 */
+	__asm__("mov %1, %0" : "=r"(kept) : "r"(size));
+	tag = __atomic_load_n(&w[-1], __ATOMIC_RELAXED);
+	word = w[-2];
+	q = __libc_realloc((char *)p - APROF_BLOCK_HEADER, size + APROF_BLOCK_HEADER);
 	if (q == NULL)
 		return NULL; /* P is still allocated, its header unchanged */
-	return aprof_heap_realloc(q, size, b.counts, b.size, b.generation);
+	return aprof_heap_realloc(q, kept, word, tag);
 }
 
 
@@ -141,7 +170,7 @@ APROF_API void *realloc(void *p, size_t size)
 {
 	if (p == NULL)
 		return malloc_inline(size);
-	return realloc_block(p, size);
+	return realloc_malloced(p, size);
 }
 
 
