@@ -265,11 +265,11 @@ APROF_NOINSTR static int history_has(const struct aprof_context *c, uintptr_t pr
 ** B2-B3 for a call of PROC from FROM when PROC is not in FROM's history
 ** (history_has): A2 alone, the new history FROM's and PROC marked, so that
 ** FROM's need not be spelled out nor A1-A5 run (Lua parser.lua 700: 17,805
-** of 18,202 new transitions; SQLite speedtest1 28,000 of 28,608).  A3 has no entry of PROC to unmark, and A4
-** and A5 leave a history they made as it is: an unmarked entry they keep
-** after an unmarked one is followed by a marked one, which they never drop,
-** and differs from it.  Found as FROM and one entry, the hash one step
-** from FROM's; a new context is stored so.  Sets *TO (NULL if no memory)
+** of 18,202 new transitions; SQLite speedtest1 28,000 of 28,608).  A3 has
+** no entry of PROC to unmark, and A4 and A5 leave a history they made as it
+** is: an unmarked entry they keep after an unmarked one is followed by a
+** marked one, which they never drop, and differs from it.  Found as FROM
+** and one entry, the hash one step from FROM's; a new context is stored so.  Sets *TO (NULL if no memory)
 ** and returns 1; 0 if a context of that hash is stored otherwise (made
 ** before FROM, its prefix a shorter one), which only the whole history
 ** tells (context_intern).
