@@ -124,8 +124,29 @@ extern APROF_HIDDEN size_t aprof_heap_malloc_below;
 
 /*
 ** malloc and free's own cases, aprof_heap_malloc and aprof_heap_release,
-** are inline in the wrappers: heapcommon.h.
+** are inline in the wrappers: heapcommon.h, which appends to the log below
+** and leaves every other case to these two.
 */
+
+/*
+** An entry of a thread's log of heap events (its cursor: thread.h), which
+** heap.c's replay charges.
+*/
+struct aprof_heap_entry {
+	uint64_t size; /* bytes in bits 0-47 (above: ignored, a free's header generation;
+			  0 in an allocation's) */
+	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
+			  0-5 ignored: a free logs its block's header words as they are;
+			  0 in an allocation's, so that the replay masks neither word) */
+};
+
+/*
+** The whole cases, where the common case leaves an event: aprof_heap_block's
+** (same arguments and result), with the autosave after an allocation
+** charged, and aprof_heap_release's (P the program's block, not NULL).
+*/
+APROF_HIDDEN void *aprof_heap_block_any(void *base, size_t size, size_t offset);
+APROF_HIDDEN void aprof_heap_release_any(void *p);
 
 /*
 ** glibc's malloc and free, which never come back to the wrappers (malloc.c):

@@ -20,24 +20,6 @@
 #include "thread.h"
 #include "types.h"
 
-/*
-** The whole cases (heap.c), where the common case leaves an event:
-** aprof_heap_block's, with the autosave after an allocation charged, and
-** aprof_heap_release's.
-*/
-APROF_HIDDEN void *aprof_heap_block_any(void *base, size_t size, size_t offset);
-APROF_HIDDEN void aprof_heap_release_any(void *p);
-
-/* An entry of a thread's log of heap events (heap.c). */
-struct aprof_heap_entry {
-	uint64_t size; /* bytes in bits 0-47 (above: ignored, a free's header generation;
-			  0 in an allocation's) */
-	uint64_t tag;  /* the counters charged, | APROF_BLOCK_MARK for a free (bits
-			  0-5 ignored: a free logs its block's header words as they are;
-			  0 in an allocation's, so that the replay masks neither word) */
-};
-
-
 /* 1 if the log of cursor H has room for ENTRIES more after these. */
 APROF_NOINSTR static inline int aprof_heap_room(const struct aprof_heap_cursor *h, size_t entries)
 {
