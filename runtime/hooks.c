@@ -141,14 +141,18 @@ APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct apro
 	enter_above(t, cur, at, aprof_thread_ends_of(t, kind)->top, fn, frame, kind);
 }
 
-/* enter_known with the successor NEXT at hand, just cached: not read back from the way. */
+/*
+** The common case's work for an entry through way W of CUR (its ways' or
+** its spill's) leading to NEXT, at hand (just cached, or read by the
+** caller).
+*/
 APROF_NOINSTR static inline void enter_cached(struct aprof_thread *t, struct aprof_context *cur,
-					      size_t at, struct aprof_context *next, uintptr_t fn,
-					      uintptr_t frame, uint32_t kind)
+					      struct aprof_way *w, struct aprof_context *next,
+					      uintptr_t fn, uintptr_t frame, uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
-	count(aprof_way_at(cur, at));
+	count(w);
 	charge_counter(t, cur, 1, kind);
 	push(aprof_thread_ends_of(t, kind), next, fn, frame);
 }
@@ -184,7 +188,8 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 	if (APROF_UNLIKELY(t->jumped))
 		cur = aprof_thread_land(t, frame, site);
 	w = aprof_successor(cur, fn);
-	if (APROF_UNLIKELY(w == NULL))
+	if (APROF_UNLIKELY(w == NULL) &&
+	    (cur->spill == NULL || (w = aprof_spill_find(cur->spill, fn)) == NULL))
 		w = aprof_successor_miss(&t->machine, cur, fn);
 	count(w);
 	charge(t, cur, 1);
@@ -391,12 +396,37 @@ APROF_NOINSTR __attribute__((noinline)) static void leave_slow(uintptr_t fn, uin
 
 
 /*
+** An entry of FN (hook frame FRAME) from CUR through way W of its spill, due
+** to move to its ways (aprof_spill_promote), moved, and the common case's
+** work.  Tail-called by enter_uncached, which holds the guard, released
+** here: out of line, so that enter_uncached saves no register for it.  One
+** copy for each clock KIND, as enter_uncached.
+*/
+APROF_NOINSTR static inline void enter_promoted(struct aprof_context *cur, struct aprof_way *w,
+						uintptr_t fn, uintptr_t frame, uint32_t kind)
+{
+	struct aprof_thread *t = aprof_self;
+
+	w = aprof_spill_promote(cur, w, fn);
+	enter_cached(t, cur, w, w->to, fn, frame, kind);
+	aprof_busy = 0;
+}
+
+PER_CLOCK(enter_promoted,
+	  (struct aprof_context *cur, struct aprof_way *w, uintptr_t fn, uintptr_t frame),
+	  cur, w, fn, frame)
+
+
+/*
 ** An entry that the common case found with its successor not cached (a way
-** holding another routine's): the transition table instead of the cache
-** (B1), the successor cached, and the common case's work, without the slow
-** path's calls; the slow path if the table does not know the transition or
-** the way must put one in it (aprof_successor_cache).  Lua's calls miss the
-** cache 6-8% of the time (parser.lua, strings.lua, binary-trees.lua).
+** holding another routine's): the context's spill if it has one, else
+** the transition table (B1) and the successor cached, in the spill if
+** there is one, and the common case's work, without the slow path's
+** calls; the slow path if the table does not know the transition or the
+** way must put one in it or a spill is due (aprof_successor_cache).  Lua's
+** calls miss the cache 6-8% of the time (parser.lua, strings.lua,
+** binary-trees.lua), SQLite speedtest1's 8.9%, mostly from contexts that
+** call more routines than their ways hold (aprof_spill).
 ** Tail-called by the hook, which has checked all else.  The guard is set
 ** around the table, which a signal handler's slow path may grow
 ** (transition.c).  One copy for each clock KIND (the CPU's counter or
@@ -409,18 +439,36 @@ enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *cur = aprof_thread_ends_of(t, kind)->top->ctx, *next;
+	struct aprof_way *w;
 	size_t at;
 
 	aprof_busy = 1;
-	next = aprof_transition_known(&t->machine, cur, fn);
-	if (APROF_UNLIKELY(next == NULL ||
-			   (at = aprof_successor_cache(cur, fn, next)) == APROF_NO_WAY)) {
+	if (cur->spill != NULL && (w = aprof_spill_find(cur->spill, fn)) != NULL) {
+		if (APROF_UNLIKELY((w->calls & (APROF_SPILL_PROMOTE - 1)) ==
+				   APROF_SPILL_PROMOTE - 1)) {
+			PER_CLOCK_CALL(enter_promoted, kind, cur, w, fn, frame);
+			return;
+		}
+		enter_cached(t, cur, w, w->to, fn, frame, kind);
 		aprof_busy = 0;
-		enter_slow(fn, site, frame);
 		return;
 	}
-	enter_cached(t, cur, at, next, fn, frame, kind);
+	next = aprof_transition_known(&aprof_self->machine, cur, fn);
+	if (APROF_UNLIKELY(next == NULL))
+		goto slow;
+	/* The spill read again, not kept across the table's probe: a register fewer to save. */
+	if (APROF_GET(cur->spill) != NULL)
+		w = aprof_spill_put(cur->spill, cur, fn, next);
+	else if ((at = aprof_successor_cache(cur, fn, next)) != APROF_NO_WAY)
+		w = aprof_way_at(cur, at);
+	else
+		goto slow;
+	enter_cached(t, cur, w, next, fn, frame, kind);
 	aprof_busy = 0;
+	return;
+slow:
+	aprof_busy = 0;
+	enter_slow(fn, site, frame);
 }
 
 PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, site, frame)

@@ -3,8 +3,11 @@
 ** successors for (runtime/transition.h: APROF_WAYS ways, whose counts go to
 ** their successors when reused and are added at every write), for
 ** tests/e2e-ways.sh.  rounds() calls r0..r39 in turn, ROUNDS times: r_i
-** 1 + (i + round) % 5 times a round, each call recursing i % 3 times.  Seven
-** rounds, aprof_dump() (amon.out), aprof_restart("amon2.out"), three more.
+** 1 + (i + round) % 5 times a round, each call recursing i % 3 times.
+** Twenty rounds, aprof_dump() (amon.out), aprof_restart("amon2.out"), ten
+** more: about 40 ways given up a round, so that rounds() gets a spill
+** (APROF_SPILL_AFTER) after seven or so, and its counts are dumped and
+** zeroed with the ways'.
 */
 #include <aprof.h>
 
@@ -40,9 +43,9 @@ void rounds(int first, int n)
 
 int main(void)
 {
-	rounds(0, 7);
+	rounds(0, 20);
 	aprof_dump();
 	aprof_restart("amon2.out");
-	rounds(7, 3);
+	rounds(20, 10);
 	return 0;
 }
