@@ -40,14 +40,16 @@
 #     sh benchmarks/targets.sh
 # Environment:
 #   APROF_BENCH_DIR  perf.sh's work directory (default benchmarks/work)
-#   TARGETS_ROUNDS   rounds (default 41; 6 or more for an interval)
+#   TARGETS_ROUNDS   rounds (default 31; 6 or more for an interval)
 #   TARGETS_ONLY     benchmarks (default "binary-trees speedtest1 jsoncpp
 #                    jsoncpp-x"; also fib, strings, parser)
-#   TREES_N (14, as perf.sh), FIB_N (32), STRINGS_N (4), PARSER_N (2000),
-#   SQLITE_SIZE (20), and perf.sh's JsonCpp documents (small.json with
-#   every routine instrumented, full.json with headers excluded, as target
-#   2 was set): inputs on which a round of every comparison takes about
-#   35 s on the machine above
+#   TREES_N (14), FIB_N (32), STRINGS_N (4), PARSER_N (4000), SQLITE_SIZE
+#   (40), and perf.sh's JsonCpp documents (small.json with every routine
+#   instrumented, full.json with headers excluded, as target 2 was set):
+#   perf.sh's full inputs but for fib, strings and JsonCpp's slowest
+#   builds, so that the costs a run pays once (its contexts made, amon.out
+#   written) weigh per call as there; a round of the default comparisons
+#   takes about a minute on the machine above
 # Writes the table to stdout and to benchmarks/TARGETS.md (TARGETS_RESULTS
 # overrides); progress to stderr.
 set -eu
@@ -60,13 +62,13 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd)
 WORK=${APROF_BENCH_DIR:-$top_builddir/benchmarks/work}
 P=$WORK/perf
 RESULTS=${TARGETS_RESULTS:-$here/TARGETS.md}
-ROUNDS=${TARGETS_ROUNDS:-41}
+ROUNDS=${TARGETS_ROUNDS:-31}
 BENCHES=${TARGETS_ONLY:-binary-trees speedtest1 jsoncpp jsoncpp-x}
 TREES_N=${TREES_N:-14}
 FIB_N=${FIB_N:-32}
 STRINGS_N=${STRINGS_N:-4}
-PARSER_N=${PARSER_N:-2000}
-SQLITE_SIZE=${SQLITE_SIZE:-20}
+PARSER_N=${PARSER_N:-4000}
+SQLITE_SIZE=${SQLITE_SIZE:-40}
 MEASURE=$P/tools/measure
 APROF=$P/aprof/aprof
 if [ ! -x "$MEASURE" ] || [ ! -x "$APROF" ]; then
