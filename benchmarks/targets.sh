@@ -76,7 +76,9 @@ if [ ! -x "$MEASURE" ] || [ ! -x "$APROF" ]; then
 fi
 [ "$ROUNDS" -ge 1 ] 2>/dev/null || die "TARGETS_ROUNDS=$ROUNDS: a number of rounds, 1 or more"
 
-# bench_of NAME: program, build suffix, executable, arguments, input file.
+# bench_of NAME: its program (perf.sh's build folder), build suffix ("x":
+# system headers excluded; "-": none), executable, arguments (commas for
+# spaces), and the Lua script to copy beside it ("-": none).
 bench_of() {
 	case $1 in
 	fib) echo "lua - lua fib.lua,$FIB_N lua/fib.lua" ;;
@@ -92,9 +94,9 @@ bench_of() {
 
 # The comparisons of a benchmark, one a line:
 #   target label A B kind limit
-# (label: underscores for spaces; limit: - for none); kind: ns (B - A per call, ns), ratio (B / A), reads (B - A per call less
-# two counter reads, ns).  A "x" in a variant stands for the benchmark's
-# build suffix ("x": system headers excluded; "-": none).
+# label: underscores for spaces; A, B: variants (build_of); kind: ns (B - A
+# per call, ns), ratio (B / A), reads (B - A per call less two counter
+# reads, ns); limit: the target's, or - for none.
 comparisons() {
 	echo "T1 sample_.so_-_empty_hooks_.so emptyso sample ns 2.5"
 	echo "T1 sample_static_-_empty_hooks empty ssample ns 2.5"
@@ -110,8 +112,9 @@ comparisons() {
 	jsoncpp-x) echo "T2 sample_static_/_gprof gprof ssample ratio 1.25" ;;
 	esac
 }
-# build_of VARIANT SUFFIX: the build a variant runs, its environment, and
-# for the floor's variants the hooks its objects are linked with instead.
+# build_of VARIANT SUFFIX: the build a variant runs (with the benchmark's
+# build suffix), its environment (commas for spaces; "-": none), and for
+# the floor's variants the hooks its objects are linked with instead.
 build_of() {
 	x=${2#-}
 	case $1 in
