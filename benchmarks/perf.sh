@@ -26,13 +26,15 @@
 #   bare         no instrumentation;
 #   empty        -finstrument-functions with benchmarks/empty-hooks.c: what
 #                calling the hooks costs, the floor under any such profiler;
-#   emptyso      the same hooks in a shared library, called as libaprof.so's
-#                are (-fno-plt: through the GOT): the floor under the aprof
-#                build;
+#   emptyso      the same hooks in a shared library, called as an
+#                instrumented library calls libaprof.so's own (-fno-plt:
+#                through the GOT);
 #   aprof        -finstrument-functions -fno-plt (pkg-config's instrument
-#                variable), linked with libaprof.so;
-#   static       the same, with libaprof linked in (libaprof.a): the hooks
-#                called directly, their thread-local state without the GOT;
+#                variable), linked with -laprof as installed: the hooks'
+#                common case in the program (libaprof_hooks.a, called as
+#                the empty hooks are, its thread-local block at an offset
+#                the linker wrote), the rest of the runtime in libaprof.so;
+#   static       the same, with all of libaprof linked in (libaprof.a);
 #   gprof        -pg;
 #   emptyx, emptyxso, aprofx, staticx   (jsoncpp only) empty, emptyso, aprof
 #                and static with
@@ -117,7 +119,7 @@ SQLITE_SMALL=${SQLITE_SMALL:-8}
 JSON_N=${JSON_N:-40000}
 JSON_SMALL=${JSON_SMALL:-5000}
 
-if [ ! -x "$APROF" ] || [ ! -f "$LIBDIR/libaprof.so" ]; then
+if [ ! -x "$APROF" ] || [ ! -f "$LIBDIR/libaprof.so" ] || [ ! -f "$top_builddir/runtime/libaprof_hooks.a" ]; then
 	die "no aprof/aprof or runtime/.libs/libaprof.so under $top_builddir: run make first (or set top_builddir)"
 fi
 for tool in gcc g++ make awk; do
@@ -184,12 +186,14 @@ if uses json; then
 fi
 
 # ---- tools ------------------------------------------------------------------------
-# aprof and libaprof as they are now, copied: a rebuild of the tree while the
-# suite runs changes nothing in it (the aprof builds run with the copy).
+# aprof and libaprof as they are now, copied, and laid out as installed (the
+# linker script as libaprof.so): a rebuild of the tree while the suite runs
+# changes nothing in it (the aprof builds run with the copy).
 rm -rf "$P/aprof"
 mkdir -p "$P/aprof/lib"
 cp "$APROF" "$P/aprof/aprof"
-cp -P "$LIBDIR"/libaprof.so* "$LIBDIR"/libaprof.a "$P/aprof/lib/"
+cp -P "$LIBDIR"/libaprof.so.* "$LIBDIR"/libaprof.a "$top_builddir/runtime/libaprof_hooks.a" "$P/aprof/lib/"
+cp "$top_srcdir/runtime/libaprof.ld" "$P/aprof/lib/libaprof.so"
 APROF=$P/aprof/aprof
 LIBDIR=$P/aprof/lib
 revision=$(cd "$top_srcdir" && git rev-parse --short HEAD 2>/dev/null &&
@@ -240,8 +244,10 @@ makefile() {
 		echo "LDFLAGS = ${flags#*|}"
 		echo "LIBS = $6"
 		echo "OBJS = $5"
-		# a static build is linked again whenever libaprof.a changes
-		echo "$2: \$(OBJS) $(case $7 in static | staticx) echo "$LIBDIR/libaprof.a" ;; esac)"
+		# a static build is linked again whenever libaprof.a changes, an aprof
+		# build whenever the hooks' common case linked into it does
+		echo "$2: \$(OBJS) $(case $7 in static | staticx) echo "$LIBDIR/libaprof.a" ;;
+			aprof | aprofx) echo "$LIBDIR/libaprof_hooks.a" ;; esac)"
 		# shellcheck disable=SC2016
 		printf '\t$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)\n'
 		if [ "${8:-c}" = c++ ]; then echo "%.o: %.cpp Makefile"; else echo "%.o: %.c Makefile"; fi
@@ -532,9 +538,8 @@ gettime_ns=$(cat "$P/data/clock."[123] | awk '$1 == "monotonic" { print $2 }' | 
 #   variant median-s ratio ns/call beyond-reads rss-KiB profile-bytes charged/bare analysis-s charged/empty
 #   beyond-empty
 # (beyond-empty: an aprof variant's ns/call less the empty hooks' in the same
-# round, called alike: the shared library's less emptyso's, the static
-# build's less empty's, the x variants' less the x builds': the runtime's own
-# work.)
+# round, called alike, directly (the x variants' less the x build's): the
+# runtime's own work.)
 summarise() {
 	awk -v calls="$3" -v callsx="${4:-$3}" -v read_ns="$read_ns" '
 		function median(a, n,   i, j, t) {
@@ -545,8 +550,6 @@ summarise() {
 		$2 == "bare" { bare[$1] = $3 }
 		$2 == "empty" { empty[$1] = $3 }
 		$2 == "emptyx" { emptyx[$1] = $3 }
-		$2 == "emptyso" { emptyso[$1] = $3 }
-		$2 == "emptyxso" { emptyxso[$1] = $3 }
 		{ line[++nl] = $0; if (!($2 in seen)) { seen[$2] = 1; order[++nv] = $2 } }
 		END {
 			for (k = 1; k <= nl; k++) {
@@ -558,8 +561,7 @@ summarise() {
 				if (f[6] != "-") chg[v, i] = f[6] / b
 				if (f[6] != "-" && (f[1] in empty)) chge[v, i] = f[6] / empty[f[1]]
 				if (f[7] != "-") ana[v, i] = f[7]
-				if (v ~ /^(static|ssample)/) e = v ~ /x$/ ? emptyx[f[1]] : empty[f[1]]
-				else e = v ~ /x$/ ? emptyxso[f[1]] : emptyso[f[1]]
+				e = v ~ /x$/ ? emptyx[f[1]] : empty[f[1]]
 				if (v ~ /^(aprof|sample|noheap|snoheap|static|ssample)x?$/ && e != "")
 					be[v, i] = (f[3] - e) / (v ~ /x$/ ? callsx : calls) * 1e9
 			}
@@ -624,9 +626,9 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "its ratio to the bare build's (median over the paired rounds of variant / bare in the same"
 	echo "round); ns/call = (variant - bare) / calls, calls counted exactly by aprof --stats;"
 	echo "*beyond reads* = aprof's ns/call less two counter reads (one per hook); *beyond empty* ="
-	echo "an aprof variant's ns/call less the empty hooks' called alike in the same round (libaprof.so's"
-	echo "less *empty hooks .so*, libaprof.a's less *empty hooks*; headers excluded: less the empty"
-	echo "hooks' built so): the runtime's own work; peak RSS of the largest process;"
+	echo "an aprof variant's ns/call less *empty hooks*' in the same round, both called directly (-laprof"
+	echo "links the hooks' common case into the program; headers excluded: less the empty hooks' built"
+	echo "so): the runtime's own work; peak RSS of the largest process;"
 	echo "profile = amon.out, gmon.out, uftrace.data or callgrind.out; *charged/bare* = the seconds"
 	echo "aprof charged (all threads) over the bare run's time.  uftrace and callgrind run on the"
 	echo "small input, against bare on that input."
@@ -752,10 +754,11 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "## Notes"
 	echo
 	echo "- *aprof* and *aprof sample* follow allocations (the default); *aprof no heap* is the same"
-	echo "  build with APROF_HEAP=0; *aprof static* and *aprof sample static* link libaprof.a into the"
-	echo "  program instead of loading libaprof.so (the hooks called directly, their thread-local"
-	echo "  state reached without the GOT).  *aprof sample*'s charged time is the CPU time it sampled, the"
-	echo "  hooks' included: it is not meant to match bare's."
+	echo "  build with APROF_HEAP=0; they are linked with -laprof, which puts the hooks' common case in"
+	echo "  the program (libaprof_hooks.a) and loads libaprof.so for the rest.  *aprof static* and"
+	echo "  *aprof sample static* link all of libaprof.a into the program instead.  *aprof sample*'s"
+	echo "  charged time is the CPU time it sampled, the hooks' included: it is not meant to match"
+	echo "  bare's."
 	echo "- uftrace records the -pg build (through its mcount), callgrind runs the bare build; both on"
 	echo "  the small input, against bare on that input, their start-up included (valgrind's alone is"
 	echo "  about 0.25 s)."

@@ -21,15 +21,18 @@
 #               machine, are needed to say.
 # The comparisons (issue 14):
 #   T1  sampling's own work at most 2.5 ns per call beyond the empty hooks,
-#       called alike: aprof sample (libaprof.so) against empty hooks .so,
-#       aprof sample static (libaprof.a) against empty hooks;
+#       called alike: aprof sample (linked with -laprof: the hooks' common
+#       case in the program, libaprof_hooks.a) and aprof sample static
+#       (libaprof.a) against empty hooks; and the same objects linked with
+#       libaprof.so.0 alone (its own hooks, as an instrumented library not
+#       linked with -laprof calls them) against empty hooks .so;
 #   T2  JsonCpp, system headers excluded: sampling (static) at most 1.25
 #       times gprof's time;
 #   T3  binary-trees: following the heap at most 1.15 times the same
 #       sampling run without (APROF_HEAP=0);
 #   Keep  the cycle counter's cost per call at most two counter reads plus
-#       3 ns beyond the empty hooks (libaprof.so against empty hooks .so;
-#       the read's cost measured in the same run, benchmarks/clock-cost.c);
+#       3 ns beyond the empty hooks (-laprof against empty hooks; the
+#       read's cost measured in the same run, benchmarks/clock-cost.c);
 #   Floor what the least exact hooks cost beyond the empty hooks, static and
 #       .so: benchmarks/stack-hooks.c (a thread's shadow stack pushed and
 #       popped, nothing else) linked with the empty hooks' objects in place
@@ -98,23 +101,27 @@ bench_of() {
 # per call, ns), ratio (B / A), reads (B - A per call less two counter
 # reads, ns); limit: the target's, or - for none.
 comparisons() {
-	echo "T1 sample_.so_-_empty_hooks_.so emptyso sample ns 2.5"
+	echo "T1 sample_-_empty_hooks empty sample ns 2.5"
 	echo "T1 sample_static_-_empty_hooks empty ssample ns 2.5"
-	echo "Floor stack_hooks_.so_-_empty_hooks_.so emptyso stackso ns -"
+	echo "T1 sample,_.so's_hooks_-_empty_hooks_.so emptyso sampleso ns 2.5"
+	echo "- sample_-_sample,_.so's_hooks sampleso sample ns -"
 	echo "Floor stack_hooks_-_empty_hooks empty stack ns -"
-	echo "Floor sample_.so_-_stack_hooks_.so stackso sample ns -"
+	echo "Floor stack_hooks_.so_-_empty_hooks_.so emptyso stackso ns -"
+	echo "Floor sample_-_stack_hooks stack sample ns -"
 	echo "Floor sample_static_-_stack_hooks stack ssample ns -"
+	echo "Floor sample,_.so's_hooks_-_stack_hooks_.so stackso sampleso ns -"
 	case $1 in
 	binary-trees)
 		echo "T3 sample_/_sample,_heap_not_followed snoheap sample ratio 1.15"
-		echo "Keep counter_.so_-_empty_hooks_.so_-_2_reads emptyso aprof reads 3"
+		echo "Keep counter_-_empty_hooks_-_2_reads empty aprof reads 3"
 		;;
 	jsoncpp-x) echo "T2 sample_static_/_gprof gprof ssample ratio 1.25" ;;
 	esac
 }
 # build_of VARIANT SUFFIX: the build a variant runs (with the benchmark's
 # build suffix), its environment (commas for spaces; "-": none), and for
-# the floor's variants the hooks its objects are linked with instead.
+# the floor's variants and sampleso what its objects are linked with
+# instead.
 build_of() {
 	x=${2#-}
 	case $1 in
@@ -123,6 +130,7 @@ build_of() {
 	stack) echo "empty$x - stack" ;;
 	stackso) echo "empty${x}so - stackso" ;;
 	sample) echo "aprof$x APROF_CLOCK=sample" ;;
+	sampleso) echo "aprof$x APROF_CLOCK=sample soonly" ;;
 	ssample) echo "static$x APROF_CLOCK=sample" ;;
 	snoheap) echo "aprof$x APROF_CLOCK=sample,APROF_HEAP=0" ;;
 	aprof) echo "aprof$x -" ;;
@@ -151,6 +159,9 @@ relink() {
 }
 started=$(date +%s)
 revision=$(cd "$here" && git rev-parse --short HEAD 2>/dev/null || echo ?)
+if (cd "$here/.." && git status --porcelain --untracked-files=no -- runtime aprof 2>/dev/null | grep -q .); then
+	revision="$revision (runtime or analyser modified)"
+fi
 if cmp -s "$P/aprof/lib/libaprof.a" "$top_builddir/runtime/.libs/libaprof.a"; then
 	revision="$revision (perf.sh's copy of libaprof, the same as the tree's)"
 else
@@ -176,6 +187,7 @@ for b in $BENCHES; do
 		case ${3:-} in
 		stack) relink "$P/$prog/$1" "$d/$exe" "$data/hooks/stack-hooks.o" ;;
 		stackso) relink "$P/$prog/$1" "$d/$exe" "-L$data/hooks -lstackhooks -Wl,-rpath,$data/hooks" ;;
+		soonly) relink "$P/$prog/$1" "$d/$exe" "$P/aprof/lib/libaprof.so.0 -Wl,-rpath,$P/aprof/lib" ;;
 		*) ln -s "$P/$prog/$1/$exe" "$d/$exe" ;;
 		esac
 		echo "$2" | tr , ' ' >"$d/env"
@@ -262,6 +274,11 @@ out=$data/TARGETS.md
 	echo "(sign test).  *met*: the interval is within the target; *not met*: it is wholly beyond;"
 	echo "*unresolved*: it straddles the target.  The interval covers what differs from round to round"
 	echo "within this run, not what differs between runs an hour apart (a machine's state changes too)."
+	echo "*sample*: the build linked with -laprof, the hooks' common case in the program"
+	echo "(libaprof_hooks.a), the rest of the runtime in libaprof.so; *sample static*: libaprof.a linked"
+	echo "in; *sample, .so's hooks*: *sample*'s objects linked with libaprof.so.0 alone, whose own hooks"
+	echo "they call through the GOT, as an instrumented library not linked with -laprof does; *stack"
+	echo "hooks*: benchmarks/stack-hooks.c, a bare shadow stack, in place of the empty hooks."
 	echo
 	echo "| benchmark | target | B against A | limit | median | 95% interval | rounds | verdict |"
 	echo "|---|---|---|---:|---:|---:|---:|---|"

@@ -13,6 +13,7 @@
 #include "aprof.h"
 #include "clock.h"
 #include "cost.h"
+#include "hooks.h"
 #include "thread.h"
 
 APROF_HIDDEN struct aprof_hook_cost aprof_hook_cost;
@@ -20,8 +21,10 @@ APROF_HIDDEN uint64_t aprof_probe_bound = UINT64_MAX;
 
 
 /*
-** An instrumented routine as GCC makes it: its two hook calls, through the
-** PLT, from a frame of its own, with three arguments and a result live
+** An instrumented routine as GCC makes it: its two hook calls, made
+** directly (as a program linked with -laprof calls its own copy of the
+** hooks; these are libaprof.so's, by the names hooks.h gives), from a
+** frame of its own, with three arguments and a result live
 ** across them, so that it saves and restores the registers they are in as
 ** most of the program's routines must: what no probe of the hooks alone
 ** sees.  Empty hooks cost Lua's fib, parser.lua and strings.lua and JsonCpp
@@ -38,10 +41,10 @@ APROF_NOINSTR __attribute__((noinline)) static uintptr_t calibration_routine(uin
 {
 	uintptr_t r;
 
-	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
+	aprof_hooks_enter_shared(&calibration_fn, __builtin_return_address(0));
 	r = a + b * c;
 	__asm__ __volatile__("" : "+r"(r) : : "memory");
-	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
+	aprof_hooks_exit_shared(&calibration_fn, __builtin_return_address(0));
 	return r;
 }
 
@@ -65,10 +68,10 @@ APROF_NOINSTR __attribute__((noinline)) static uintptr_t calibration_routine_bar
 APROF_NOINSTR __attribute__((noinline)) static void calibration_routine_probed(struct aprof_thread *t)
 {
 	t->probe = 1;
-	__cyg_profile_func_enter(&calibration_fn, __builtin_return_address(0));
+	aprof_hooks_enter_shared(&calibration_fn, __builtin_return_address(0));
 	__asm__ __volatile__("" ::: "memory");
 	t->probe = 1;
-	__cyg_profile_func_exit(&calibration_fn, __builtin_return_address(0));
+	aprof_hooks_exit_shared(&calibration_fn, __builtin_return_address(0));
 }
 
 

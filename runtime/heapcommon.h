@@ -63,7 +63,7 @@ aprof_heap_sampled_event(size_t entries, struct aprof_heap_cursor **h, struct ap
 	*h = aprof_sampled_heap;
 	if (APROF_UNLIKELY(!aprof_heap_room(*h, entries) || !APROF_SINGLE_THREADED() || aprof_busy))
 		return 0;
-	*c = aprof_tls.ends.top->ctx; /* aprof_thread_ends_of(aprof_sampled, AMON_CLOCK_SAMPLE) */
+	*c = APROF_TLS.ends.top->ctx; /* aprof_thread_ends_of(aprof_sampled, AMON_CLOCK_SAMPLE) */
 	return 1;
 }
 

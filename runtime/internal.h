@@ -8,7 +8,8 @@
 ** Every runtime function carries APROF_NOINSTR: the runtime must never call
 ** its own hooks, whatever CFLAGS the user builds it with (GCC places
 ** -finstrument-functions after our per-target flags, so a flag alone cannot
-** guarantee it).  Everything is hidden but the hooks and the <aprof.h> API.
+** guarantee it).  Everything is hidden but the hooks, the <aprof.h> API and
+** what a program's own copy of the hooks reaches (APROF_ENTRY).
 ** Every runtime function is also placed in one section, aprof_text, whose
 ** bounds the linker gives (APROF_IN_RUNTIME), so the sampling handler can tell
 ** a sample that landed in the runtime's own code (sample.c), whether
@@ -17,6 +18,25 @@
 #define APROF_NOINSTR __attribute__((no_instrument_function, section("aprof_text")))
 #define APROF_HIDDEN __attribute__((visibility("hidden")))
 #define APROF_API __attribute__((visibility("default"))) APROF_NOINSTR
+/*
+** The symbol of a declaration, NAME (a string) followed by the package's
+** version (APROF_ENTRY).
+*/
+#define APROF_VERSIONED(name) __asm__(name "_" APROF_VERSION_SYMBOL)
+/*
+** An entry of libaprof.so that a program's own copy of the hooks
+** (libaprof_hooks.a: hooks.c built with APROF_HOOKS_PROGRAM) calls:
+** exported, but bound within libaprof.so (protected: its own hooks call it
+** directly), named with the version (APROF_VERSIONED), so that a program
+** linked with another version's copy, which knows another layout of the
+** thread's state, is refused at start-up (ld.so: undefined symbol) rather
+** than run.
+*/
+#ifdef APROF_HOOKS_PROGRAM
+#define APROF_ENTRY APROF_NOINSTR __attribute__((visibility("default")))
+#else
+#define APROF_ENTRY APROF_NOINSTR __attribute__((visibility("protected")))
+#endif
 #define APROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define APROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -41,13 +41,56 @@ APROF_NOINSTR static uintptr_t interrupted_pc(const void *uc)
 }
 
 
+/* The code of modules' own copies of the hooks (aprof_hooks_text): [lo, hi), hi 0 if none. */
+#define HOOKS_TEXTS 16
+static struct {
+	uintptr_t lo, hi;
+} hooks_text[HOOKS_TEXTS];
+
+/*
+** Called from modules' constructors and destructors, which ld.so runs one
+** at a time; read by the handler, which sees a range whole or none: HI
+** set last on adding, cleared first on taking back.
+*/
+APROF_NOINSTR void aprof_hooks_text(const char *lo, const char *hi, int add)
+{
+	size_t i;
+
+	for (i = 0; i < HOOKS_TEXTS; i++) {
+		if (add && hooks_text[i].hi == 0) {
+			__atomic_store_n(&hooks_text[i].lo, (uintptr_t)lo, __ATOMIC_RELAXED);
+			__atomic_store_n(&hooks_text[i].hi, (uintptr_t)hi, __ATOMIC_RELEASE);
+			return;
+		}
+		if (!add && hooks_text[i].hi != 0 && hooks_text[i].lo == (uintptr_t)lo) {
+			__atomic_store_n(&hooks_text[i].hi, 0, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+/* 1 if PC is in a module's own copy of the hooks. */
+APROF_NOINSTR static int in_hooks_text(uintptr_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < HOOKS_TEXTS; i++) {
+		uintptr_t hi = __atomic_load_n(&hooks_text[i].hi, __ATOMIC_ACQUIRE);
+
+		if (pc < hi && pc >= __atomic_load_n(&hooks_text[i].lo, __ATOMIC_RELAXED))
+			return 1;
+	}
+	return 0;
+}
+
+
 /*
 ** One expiry, or more: CPU-time timers are checked at the scheduler's tick,
 ** so a short period expires several times per signal (si_overrun more).
 ** The runtime's own work is the interrupted code in section aprof_text (a
-** hook from its first instruction, heap tracking) or anything run while the
-** guard is set (the runtime calling libc: start-up, allocating for itself,
-** the writer).
+** hook from its first instruction, heap tracking), in a module's own copy
+** of the hooks, or anything run while the guard is set (the runtime calling
+** libc: start-up, allocating for itself, the writer).
 */
 APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 {
@@ -58,7 +101,7 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	if (t == NULL)
 		return;
-	if (aprof_busy || APROF_IN_RUNTIME(interrupted_pc(uc))) {
+	if (aprof_busy || APROF_IN_RUNTIME(interrupted_pc(uc)) || in_hooks_text(interrupted_pc(uc))) {
 		APROF_ADD(t->runtime_ticks, n);
 		return;
 	}

@@ -23,13 +23,6 @@
 */
 #define STACK_RESERVED ((size_t)1 << 23)
 
-/* The thread-local top and limit of a thread not sampled (thread.h): fn 0, no exit matches. */
-static struct aprof_frame unhooked_top;
-/* The heap cursor of a thread not sampled (aprof_sampled_heap): no room, never written. */
-static struct aprof_heap_cursor unsampled_heap;
-APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL))) = {
-	.ends = { .top = &unhooked_top, .limit = &unhooked_top }, .heap = &unsampled_heap
-};
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
 

@@ -166,10 +166,28 @@ struct aprof_tls {
 #else
 #define APROF_TLS_MODEL "initial-exec"
 #endif
-extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model(APROF_TLS_MODEL)));
+
+/*
+** The block, defined with the hooks (hooks.c) and exported, so that where a
+** program has its own copy of the hooks (libaprof_hooks.a) libaprof.so's
+** references find the program's block, which ld.so finds first.  That copy
+** (APROF_HOOKS_PROGRAM) reads its own block by a hidden alias, so that the
+** linker, making a program, writes the block's offset into each access
+** (initial-exec relaxed to local-exec: no load from the GOT); compiled for
+** any module (position-independent), it cannot ask for local-exec itself.
+*/
+extern __attribute__((visibility("default"))) __thread struct aprof_tls aprof_tls
+	__attribute__((tls_model(APROF_TLS_MODEL)));
+#ifdef APROF_HOOKS_PROGRAM
+extern APROF_HIDDEN __thread struct aprof_tls aprof_tls_program
+	__attribute__((tls_model(APROF_TLS_MODEL)));
+#define APROF_TLS aprof_tls_program
+#else
+#define APROF_TLS aprof_tls
+#endif
 
 /* This thread's state, NULL before its first hook call. */
-#define aprof_self (aprof_tls.self)
+#define aprof_self (APROF_TLS.self)
 
 /*
 ** aprof_self in sampling mode (AMON_CLOCK_SAMPLE), and aprof_self with the
@@ -177,8 +195,8 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 ** the hooks' common cases tests its own alone, not the clock's kind too
 ** (hooks.c; JsonCpp, callgrind, sampling: 3 instructions fewer per hook).
 */
-#define aprof_sampled (aprof_tls.sampled)
-#define aprof_counted (aprof_tls.counted)
+#define aprof_sampled (APROF_TLS.sampled)
+#define aprof_counted (APROF_TLS.counted)
 
 /*
 ** &aprof_sampled->heap in sampling mode, else a cursor with no room (both
@@ -186,7 +204,7 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 ** the thread pointer alone, without a test of aprof_sampled first
 ** (heapcommon.h).
 */
-#define aprof_sampled_heap (aprof_tls.heap)
+#define aprof_sampled_heap (APROF_TLS.heap)
 
 /*
 ** Where thread T's top and limit are, with clock KIND (a constant where the
@@ -203,7 +221,7 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls __attribute__((tls_model
 APROF_NOINSTR static inline struct aprof_ends *aprof_thread_ends_of(const struct aprof_thread *t,
 								    uint32_t kind)
 {
-	return kind == AMON_CLOCK_SAMPLE ? &aprof_tls.ends : (struct aprof_ends *)&t->own;
+	return kind == AMON_CLOCK_SAMPLE ? &APROF_TLS.ends : (struct aprof_ends *)&t->own;
 }
 
 /*
@@ -231,7 +249,7 @@ extern APROF_HIDDEN struct aprof_thread *aprof_threads;
 ** hooks' sampling common case, which is safe there and does not test it
 ** (hooks.c, SAMPLE_UNGUARDED).
 */
-#define aprof_busy (aprof_tls.busy)
+#define aprof_busy (APROF_TLS.busy)
 
 /* 1 once the runtime has started (startup.c), so threads may be made. */
 extern APROF_HIDDEN int aprof_started;

@@ -2,7 +2,9 @@
 # e2e-install.sh -- make install DESTDIR=... installs every file a user or a
 # distribution needs, the staged aprof.pc gives flags that build and link a
 # profiled program (shared, and static with --static), and make uninstall
-# leaves no file behind.
+# leaves no file behind.  The installed libaprof.so is a linker script, so
+# that -laprof links the hooks' common case into the program
+# (libaprof_hooks.a) and loads libaprof.so.0 for the rest.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 stage="$WORK/stage"
@@ -14,7 +16,7 @@ submake() {
 }
 
 submake install
-for f in bin/aprof lib/libaprof.so lib/libaprof.a include/aprof.h pkgconfig/aprof.pc \
+for f in bin/aprof lib/libaprof.so lib/libaprof.so.0 lib/libaprof_hooks.a lib/libaprof.a include/aprof.h pkgconfig/aprof.pc \
 	man1/aprof.1 man3/libaprof.3 man5/amon.out.5 amon-format.md; do
 	expect_eq "installed */$f" "$(find "$stage" -path "*/$f" | wc -l)" 1
 done
@@ -40,6 +42,11 @@ echo 'int main(void) { return 0; }' >"$WORK/probe.c"
 "$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument) \
 	$(pkgconf --cflags) -o "$WORK/prog-static" "$top_srcdir/tests/s-control.c" \
 	$(pkgconf --static --libs | sed 's/-laprof/-l:libaprof.a/')
+expect_eq "libaprof.so: a linker script" "$(sed -n 's/^GROUP ( \(.*\) )$/\1/p' "$libdir/libaprof.so")" \
+	"libaprof_hooks.a libaprof.so.0"
+expect_eq "-laprof: the program's own hooks" \
+	"$(nm "$WORK/prog" | awk '$NF == "__cyg_profile_func_enter" { print $2 }')" T
+expect_eq "-laprof: libaprof.so.0 needed" "$(readelf -d "$WORK/prog" | grep -c 'NEEDED.*libaprof\.so\.0')" 1
 expect_eq "static: no libaprof.so needed" "$(readelf -d "$WORK/prog-static" | grep -c 'NEEDED.*libaprof')" 0
 for p in prog prog-static; do
 	rm -f "$WORK/amon.out"

@@ -1,18 +1,25 @@
 #!/bin/sh
-# e2e-runtime.sh -- properties of libaprof itself: only the hooks, the
-# malloc family, the exits it watches (exec family, _exit, longjmp family,
-# __cxa_begin_catch) and <aprof.h> are exported, the runtime never calls its
-# own hooks (even built with -finstrument-functions), amon.out lands where
-# APROF_OUT says (nothing left behind), threads are merged exactly, and hooks
-# before the runtime starts or after it has written are safe.
+# e2e-runtime.sh -- properties of libaprof itself: only the hooks (and what
+# a program's own copy of them reaches: its entries and the thread-local
+# block, APROF_ENTRY in runtime/internal.h), the malloc family, the exits it
+# watches (exec family, _exit, longjmp family, __cxa_begin_catch) and
+# <aprof.h> are exported, the runtime never calls its own hooks (even built
+# with -finstrument-functions), amon.out lands where APROF_OUT says (nothing
+# left behind), threads are merged exactly, and hooks before the runtime
+# starts or after it has written are safe.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 lib="$top_builddir/runtime/.libs/libaprof.so"
+v=$(sed -n 's/^#define APROF_VERSION_SYMBOL "\(.*\)"$/\1/p' "$top_builddir/config.h")
 expect_eq "exported symbols" \
-	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | sort | tr '\n' ' ')" \
+	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" \
 	"_Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
-__longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_restart aprof_set_autosave \
-aprof_stop calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp \
+__longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
+aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v aprof_enter_watched_counted_$v \
+aprof_enter_watched_sampled_$v aprof_hooks_enter_$v aprof_hooks_exit_$v aprof_hooks_text_$v \
+aprof_leave_slow_$v aprof_leave_watched_counted_$v aprof_leave_watched_sampled_$v \
+aprof_restart aprof_set_autosave aprof_stop aprof_tls calloc execl execle \
+execlp execv execve execvp execvpe fexecve free longjmp \
 malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine
 # and calibration_routine_probed (runtime/cost.c), as GCC's code would;

@@ -4,7 +4,8 @@
 # SIGPROFs raised in raised(), at APROF_HZ=1 so the timer adds none); calls
 # are exact as with the cycle counter; samples that land in the runtime's own
 # code are counted apart (--stats "runtime-samples tid n share"), never in a
-# context.
+# context, those in the program's own copy of the hooks too (a system call
+# made beside it, in section aprof_text, sends 100 SIGPROFs: x86-64 only).
 . "$top_srcdir/tests/e2e-lib.sh"
 
 exe="$top_builddir/tests/s-sample"
@@ -15,6 +16,12 @@ expect_eq "raised's self seconds (100 samples of 1 s)" \
 	"$(awk '$NF == "raised" { print $3 }' "$WORK/report")" 100.00
 "$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
 expect_eq "runtime samples" "$(awk '$1 == "runtime-samples" { print $3, $4 }' "$WORK/stats")" "0 0.00"
+
+(cd "$WORK" && APROF_CLOCK=sample APROF_HZ=1 APROF_OUT="$WORK/amon.out" "$exe" hooks >"$WORK/stdout")
+sent=$(cat "$WORK/stdout")
+"$APROF" --stats "$exe" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "runtime samples: the $sent in the program's copy of the hooks" \
+	"$(awk '$1 == "runtime-samples" { print $3 }' "$WORK/stats")" "$sent"
 
 # Hooks around about as much work of the program's for 0.3 s: of the run's
 # samples, some land in the hooks and some in leaf.

@@ -22,10 +22,12 @@
 #    a real run; libaprof, whose constructor runs first (-z initfirst),
 #    charges it to <no routine active>, and memcheck counts it in use.
 #  - the bare program runs with a shared object holding one thread-local
-#    variable preloaded, standing in for libaprof's own: glibc gives each
-#    new thread a vector of the modules with TLS (its DTV), malloc'ed, 16
-#    bytes per module, and never frees it while the thread's stack is
-#    cached; with a module less, every thread's would be 16 bytes shorter.
+#    variable preloaded, standing in for libaprof's own, and has one of its
+#    own, standing in for the thread-local block of the program's copy of
+#    the hooks (runtime/hooks.c): glibc gives each new thread a vector of
+#    the modules with TLS (its DTV), malloc'ed, 16 bytes per module, and
+#    never frees it while the thread's stack is cached; with a module less,
+#    every thread's would be 16 bytes shorter.
 #  - stdout goes to a regular file in both runs, so stdio's buffer has the
 #    same size.
 . "$top_srcdir/tests/e2e-lib.sh"
@@ -37,6 +39,8 @@ fi
 
 printf '__thread int aprof_tls_stand_in;\n' >"$WORK/tls.c"
 ${CC:-cc} -shared -fPIC -o "$WORK/libtls.so" "$WORK/tls.c" || fail "cannot build the TLS stand-in"
+printf '__thread int aprof_tls_program_stand_in;\n' >"$WORK/tls-program.c"
+${CC:-cc} -c -o "$WORK/tls-program.o" "$WORK/tls-program.c" || fail "cannot build the TLS stand-in"
 
 # memcheck_usage FILE ITEM: from memcheck's log FILE, "inuse" (bytes in use
 # at exit), "allocs", "frees" or "bytes" (total heap usage), commas dropped.
@@ -56,8 +60,9 @@ compare() {
 		return
 	fi
 	case $lang in
-	c) ${CC:-cc} -O0 -g -pthread "$src" -o "$WORK/$name-bare" ;;
-	c++) ${CXX:-c++} -O0 -g -std=c++17 -fsized-deallocation "$src" -o "$WORK/$name-bare" ;;
+	c) ${CC:-cc} -O0 -g -pthread "$src" "$WORK/tls-program.o" -o "$WORK/$name-bare" ;;
+	c++) ${CXX:-c++} -O0 -g -std=c++17 -fsized-deallocation "$src" "$WORK/tls-program.o" \
+		-o "$WORK/$name-bare" ;;
 	esac || { fail "$name: cannot build it bare"; return; }
 	rm -f "$WORK/amon.out"
 	profile "$name" || fail "$name: exited $?"

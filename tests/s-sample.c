@@ -9,11 +9,17 @@
 ** in the runtime (sample.c), counted apart, and some in leaf.  (The kernel
 ** delivers a CPU-time timer's signals at its scheduler tick, 100 to 1000 a
 ** second, several expiries each: a run of tens of ticks is needed.)
+** "hooks" (x86-64): 100 SIGPROFs sent by a system call made from code in
+** section aprof_text, where the program's own copy of the hooks is
+** (runtime/hooks.c): the signal interrupts that code, so each sample is the
+** runtime's, and none a context's.
 */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 void raised(void);
 void leaf(unsigned long i);
@@ -28,6 +34,26 @@ void raised(void)
 
 	for (i = 0; i < 100; i++)
 		raise(SIGPROF);
+}
+
+
+/* The signals of "hooks", from beside the program's copy of the hooks; 0 if not made here. */
+__attribute__((no_instrument_function, noinline, section("aprof_text"))) static int
+raised_in_hooks(void)
+{
+#if defined(__x86_64__)
+	long pid = getpid(), tid = syscall(SYS_gettid), ret;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		__asm__ __volatile__("syscall"
+				     : "=a"(ret)
+				     : "0"((long)SYS_tgkill), "D"(pid), "S"(tid), "d"((long)SIGPROF)
+				     : "rcx", "r11", "memory");
+	return 100;
+#else
+	return 0;
+#endif
 }
 
 
@@ -66,6 +92,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "raise") == 0)
 		raised();
+	else if (argc > 1 && strcmp(argv[1], "hooks") == 0)
+		printf("%d\n", raised_in_hooks());
 	else
 		printf("%lu\n", spin());
 	return 0;
