@@ -42,15 +42,21 @@ for clock in counter sample; do
 		"$(grep ' on_alarm$' "$WORK/contexts" | grep -cv '  main > on_alarm$\|  main > leaf > on_alarm$' || true)" 0
 
 	echo "APROF_CLOCK=$clock, s-alarm writer"
-	profile s-alarm writer
+	# Two writes of the profile a millisecond at least: many runs land in
+	# them, but a run is passed through only where it needs the slow path
+	# (sampling: a transition not cached, the types watch after an
+	# allocation), so that once in about fifty runs none was: up to three.
+	for run in 1 2 3; do
+		profile s-alarm writer
+		amon_threads "$WORK/amon.out"
+		dropped=$(thread_field s-alarm dropped)
+		[ "${dropped:-0}" -gt 0 ] && break
+	done
 	fired=$(sed -n 's/^fired \([0-9][0-9]*\)$/\1/p' "$WORK/stdout")
 	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
 	contexts "$exe" "$WORK/amon.out"
 	expect_eq "writer: context main > leaf_alloc" "$(context_row 'main > leaf_alloc')" "2000+0"
-	amon_threads "$WORK/amon.out"
-	dropped=$(thread_field s-alarm dropped)
-	echo "handler ran $fired times: $(flat_calls on_alarm) in the profile, $dropped hook calls dropped"
-	# Two writes of the profile a millisecond at least: many runs land in them.
+	echo "run $run: handler ran $fired times: $(flat_calls on_alarm) in the profile, $dropped hook calls dropped"
 	if [ "${dropped:-0}" -gt 0 ]; then echo "ok: handler runs passed through"; else fail "writer: no hook dropped"; fi
 	expect_eq "writer: dropped hook calls come in pairs" "$((dropped % 2))" 0
 	expect_eq "writer: unmatched" "$(thread_field s-alarm unmatched)" 0
