@@ -93,6 +93,14 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls_program
 #endif
 
 
+/* enter_above the top of T's shadow stack with clock KIND, loaded here (push). */
+APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct aprof_context *cur,
+					     size_t at, uintptr_t fn, uintptr_t frame, uint32_t kind)
+{
+	enter_above(t, cur, at, aprof_thread_ends_of(t, kind)->top, fn, frame, kind);
+}
+
+
 /*
 ** Whether the entry hook's common case, with clock KIND (the CPU's counter
 ** or sampling) on T, stopped only at a depth watched after an allocation:
