@@ -29,6 +29,7 @@
 # was in, while the runtime's own cost taken off per call stays: a run on
 # a busy machine charged fib's luaV_execute 36% (perf 79%; 74% under chrt).
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 top_builddir=${top_builddir:-$(pwd)}
 ROWS=${ROWS:-12}
 FREQ=${FREQ:-4000}
@@ -45,87 +46,18 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/aprof-shares.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 for f in "$@"; do [ ! -f "$f" ] || cp "$f" "$work/"; done
 
-# A routine's name without its parameter list (the last parenthesised group
-# and a "const" after it), as perf and aprof both print it.
-unparam='
-	function unparam(s,   i, depth) {
-		sub(/ const$/, "", s)
-		if (s !~ /\)$/)
-			return s
-		for (i = length(s); i > 0; i--) {
-			depth += substr(s, i, 1) == ")"
-			depth -= substr(s, i, 1) == "("
-			if (depth == 0)
-				return substr(s, 1, i - 1)
-		}
-		return s
-	}'
-
 # aprof's flat profile: "name seconds" lines.
 # shellcheck disable=SC2086
 (cd "$work" && APROF_OUT=amon.out ${RUN:-} "$instr" "$@" >/dev/null 2>instr.err) ||
 	{ echo "shares.sh: $instr failed (see $work/instr.err)" >&2; exit 1; }
-"$top_builddir/aprof/aprof" -p -b "$instr" "$work/amon.out" | awk "$unparam"'
-	/^ +%/ { flat = 1; next }
-	flat && NF == 0 && n { exit }
-	flat && $1 ~ /^[0-9.]+$/ && NF >= 4 {
-		s = $0
-		k = $4 ~ /^[0-9]+$/ && NF >= 7 ? 6 : 3
-		for (i = 1; i <= k; i++)
-			sub(/^ *[^ ]+/, "", s)
-		sub(/^ +/, "", s)
-		print unparam(s) "\t" $3
-		n++
-	}' >"$work/aprof.shares"
+"$top_builddir/aprof/aprof" -p -b "$instr" "$work/amon.out" |
+	awk -v mode=flat -f "$here/shares.awk" >"$work/aprof.shares"
 
 # perf's samples, one routine each: "name count" lines.
 (cd "$work" && perf record -q -e cpu-clock -F "$FREQ" --call-graph dwarf,8192 -o perf.data \
 	"$bare" "$@" >/dev/null 2>perf.err) || { echo "shares.sh: perf record failed (see $work/perf.err)" >&2; exit 1; }
-perf script -i "$work/perf.data" -F ip,sym,dso 2>/dev/null | awk -v exe="$bare" -v known="$work/aprof.shares" "$unparam"'
-	# A frame: "ADDRESS SYMBOL (DSO)", or "(inlined)" for a routine inlined
-	# at ADDRESS into the next frame of the same address, whose object it
-	# shares (or, with no such frame, into the frame before it).
-	function sample(   i, j, dso) {
-		if (n == 0)
-			return
-		for (i = 1; i <= n; i++) {
-			if (obj[i] != "(inlined)") {
-				dso = obj[i]
-				continue
-			}
-			for (j = i + 1; j <= n && obj[j] == "(inlined)"; j++)
-				;
-			obj[i] = j <= n && ip[j] == ip[i] ? obj[j] : dso
-		}
-		for (i = 1; i <= n && (obj[i] != "(" exe ")" || !(name[i] in routine)); i++)
-			;
-		count[i <= n ? name[i] : "<outside the program>"]++
-		n = 0
-	}
-	BEGIN {
-		FS = "\t"
-		while ((getline line < known) > 0) {
-			split(line, f, "\t")
-			routine[f[1]] = 1
-		}
-		FS = " "
-	}
-	NF == 0 { sample(); next }
-	{
-		n++
-		obj[n] = $NF
-		ip[n] = $1
-		s = $0
-		sub(/^[ \t]*[0-9a-f]+ /, "", s)
-		sub(/ \([^()]*\)$/, "", s)
-		sub(/\+0x[0-9a-f]+$/, "", s)
-		name[n] = unparam(s)
-	}
-	END {
-		sample()
-		for (r in count)
-			print r "\t" count[r]
-	}' >"$work/perf.shares"
+perf script -i "$work/perf.data" -F ip,sym,dso 2>/dev/null |
+	awk -v exe="$bare" -v known="$work/aprof.shares" -v mode=perf -f "$here/shares.awk" >"$work/perf.shares"
 
 awk -F '\t' -v rows="$ROWS" '
 	FNR == 1 { file++ }

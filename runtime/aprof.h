@@ -9,8 +9,11 @@
 **   APROF_OUT    path of the profile, default amon.out in the directory
 **                that was current when the program started; "%p" stands
 **                for the pid; a fork child appends ".<pid>" otherwise
-**   APROF_CLOCK  "monotonic" to time with clock_gettime(CLOCK_MONOTONIC)
-**                instead of the CPU's cycle counter
+**   APROF_CLOCK  "sample" (the default): the thread's CPU time, sampled;
+**                "counter": wall-clock time, the CPU's cycle counter read
+**                at every hook; "monotonic": clock_gettime(CLOCK_MONOTONIC)
+**   APROF_HZ     samples per second of CPU time, from 1 to 1000000,
+**                default 1000 (APROF_CLOCK=sample)
 **   APROF_HEAP   "0" to leave heap allocations alone (time only)
 **   APROF_DUMP_SIGNAL  a signal ("USR1", "SIGUSR2", a number) that makes
 **                the program write a snapshot of its profile

@@ -16,7 +16,7 @@ extern APROF_HIDDEN uint32_t aprof_clock_kind;
 /* The tick count when aprof_clock_init ran: the start of the profile. */
 extern APROF_HIDDEN uint64_t aprof_clock_start;
 
-/* Sampling mode: samples per second of a thread's CPU time (APROF_HZ, default 10000). */
+/* Sampling mode: samples per second of a thread's CPU time (APROF_HZ, default 1000). */
 extern APROF_HIDDEN unsigned aprof_sample_hz;
 
 /* Starts the profile's time again from now (a fork child's profile). */
@@ -26,10 +26,11 @@ APROF_HIDDEN void aprof_clock_restart(void);
 APROF_HIDDEN uint64_t aprof_clock_monotonic(void);
 
 /*
-** Chooses the clock from APROF_CLOCK: "counter" (the default) the CPU's
-** counter (rdtsc, cntvct_el0), or CLOCK_MONOTONIC where the CPU has none;
-** "monotonic" CLOCK_MONOTONIC; "sample" sampling (sample.c); any other value
-** is said on stderr and the default used.  Records the starting point for
+** Chooses the clock from APROF_CLOCK: "sample" (the default) sampling the
+** thread's CPU time (sample.c); "counter" the CPU's counter (rdtsc,
+** cntvct_el0), or CLOCK_MONOTONIC where the CPU has none, wall-clock time;
+** "monotonic" CLOCK_MONOTONIC; any other value is said on stderr and the
+** default used.  Records the starting point for
 ** calibration.
 */
 APROF_HIDDEN void aprof_clock_init(void);

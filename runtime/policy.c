@@ -76,11 +76,32 @@ APROF_NOINSTR static int write_profile(int wait)
 }
 
 
+/*
+** The hooks' calibration again, the CPU warm now (cost.h), charged to no
+** context: the calling thread's interval charged up to it, and started
+** again after it, so that no export counts the runtime's own time.
+*/
+APROF_NOINSTR static void calibrate_uncharged(void)
+{
+	struct aprof_thread *self = aprof_self;
+
+	if (aprof_clock_kind == AMON_CLOCK_SAMPLE)
+		return;
+	aprof_busy++;
+	if (self != NULL)
+		aprof_charge_now(self);
+	aprof_hooks_calibrate();
+	if (self != NULL)
+		self->last = aprof_clock_read();
+	aprof_busy--;
+}
+
+
 APROF_NOINSTR void aprof_policy_exit(void)
 {
 	if (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE))
 		return;
-	aprof_hooks_calibrate(); /* the CPU warm now: see cost.h */
+	calibrate_uncharged();
 	write_profile(1);
 }
 

@@ -1,19 +1,31 @@
 /*
-** sample.c -- sampling mode: a CPU-time timer per thread, SIGPROF, one tick
-** to the current context per signal.  The handler is async-signal-safe: it
-** reads the thread's current context (its top entry's: the hooks change it
-** with one store of the top) and adds one to its ticks, which in this mode
-** only it touches.
+** sample.c -- sampling mode: a CPU-time clock per thread, SIGPROF, the
+** thread's CPU time since the last signal charged to the current context.
+** The clock is the kernel's task clock as a perf event (perf_event_open's
+** software PERF_COUNT_SW_TASK_CLOCK): its overflows are timed by a
+** high-resolution timer, so the period is APROF_HZ's, not the scheduler's
+** tick, and each signal reads how much CPU time went by.  Where the kernel
+** refuses perf events (perf_event_paranoid), a POSIX CPU-time timer, which
+** the kernel checks at its tick only (250 Hz on Debian's kernels): one line
+** says so.  The handler is async-signal-safe: it reads the thread's
+** current context (its top entry's: the hooks change it with one store of
+** the top) and adds to its ticks, which in this mode only it touches.
 ** A sample that lands in the runtime's own work is the profiler's time, not
 ** the program's: it goes to the thread's runtime_ticks (amon.out, --stats).
 */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "diag.h"
@@ -84,25 +96,61 @@ APROF_NOINSTR static int in_hooks_text(uintptr_t pc)
 }
 
 
+/* The sample period in ns: 1 s / APROF_HZ. */
+static uint64_t period_ns;
+
 /*
-** One expiry, or more: CPU-time timers are checked at the scheduler's tick,
-** so a short period expires several times per signal (si_overrun more).
-** The runtime's own work is the interrupted code in section aprof_text (a
-** hook from its first instruction, heap tracking), in a module's own copy
-** of the hooks, or anything run while the guard is set (the runtime calling
-** libc: start-up, allocating for itself, the writer).
+** The samples' worth of CPU time since T's last signal: the task clock's
+** advance, whole periods, the rest kept for the next.  One signal may stand
+** for several periods (overflows while the thread was in the kernel, whose
+** SIGPROF is pending once); a timer's expiries are counted by the kernel
+** in SI (si_overrun).  A SIGPROF sent by other means counts one period.
+*/
+APROF_NOINSTR static uint64_t samples_due(struct aprof_thread *t, const siginfo_t *si)
+{
+	uint64_t now, n;
+
+	if (si->si_code == SI_TIMER)
+		return 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+	if (t->sampler == 0 || (si->si_code != POLL_IN && si->si_code != SI_SIGIO) ||
+	    si->si_fd != t->sampler - 1 || read(t->sampler - 1, &now, sizeof now) != (ssize_t)sizeof now)
+		return 1; /* another SIGPROF (kill's, raise's): one period, as the timer's */
+	t->sampled_rest += now - t->sampled_ns;
+	t->sampled_ns = now;
+	n = t->sampled_rest / period_ns;
+	t->sampled_rest -= n * period_ns;
+	return n;
+}
+
+
+/*
+** A sample: the CPU time since the last one, in periods, charged where the
+** thread is.  The runtime's own work is the interrupted code in section
+** aprof_text (a hook from its first instruction, heap tracking), in a
+** module's own copy of the hooks, or anything run while the guard is set
+** (the runtime calling libc: start-up, allocating for itself, the writer).
 */
 APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 {
 	struct aprof_thread *t = aprof_self;
 	struct aprof_context *c;
-	uint64_t n = 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+	int saved = errno;
+	uint64_t n;
 
 	(void)sig;
 	if (t == NULL)
 		return;
+	n = samples_due(t, si);
+	errno = saved;
+	if (n == 0)
+		return;
 	if (aprof_busy || APROF_IN_RUNTIME(interrupted_pc(uc)) || in_hooks_text(interrupted_pc(uc))) {
 		APROF_ADD(t->runtime_ticks, n);
+		return;
+	}
+	/* After a jump the top is a routine left: the next hook finds where it landed. */
+	if (__atomic_load_n(&t->jumped, __ATOMIC_RELAXED)) {
+		APROF_ADD(t->jump_ticks, n);
 		return;
 	}
 	/* aprof_thread_current, in the one mode in which this runs */
@@ -119,9 +167,10 @@ APROF_NOINSTR void aprof_sample_init(void)
 	unsigned long hz = v != NULL ? strtoul(v, &end, 10) : 0;
 
 	if (v != NULL && (*end != '\0' || !(hz >= 1 && hz <= 1000000) || *v < '0' || *v > '9'))
-		aprof_env_reject("APROF_HZ", v, "not a number from 1 to 1000000: 10000 is used");
+		aprof_env_reject("APROF_HZ", v, "not a number from 1 to 1000000: 1000 is used");
 	else if (v != NULL)
 		aprof_sample_hz = (unsigned)hz;
+	period_ns = 1000000000u / aprof_sample_hz;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sample;
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
@@ -130,11 +179,50 @@ APROF_NOINSTR void aprof_sample_init(void)
 }
 
 
-APROF_NOINSTR void aprof_sample_thread_start(struct aprof_thread *t)
+/*
+** The calling thread's task clock as a perf event of period PERIOD ns that
+** signals SIGPROF to thread TID alone at each overflow: its fd, or -1 with
+** errno set.  Time in the kernel counts too where the kernel allows
+** (perf_event_paranoid 1 or less, or privileged); elsewhere (2) the samples
+** that would land in the kernel are not taken, but the clock still counts
+** that time, which the next sample charges (samples_due).
+*/
+APROF_NOINSTR static int task_clock_open(pid_t tid, uint64_t period)
+{
+	struct perf_event_attr attr;
+	struct f_owner_ex owner = { F_OWNER_TID, tid };
+	int fd = -1, user_only;
+
+	for (user_only = 0; user_only <= 1 && fd < 0; user_only++) {
+		memset(&attr, 0, sizeof attr);
+		attr.size = sizeof attr;
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_TASK_CLOCK;
+		attr.sample_period = period;
+		attr.disabled = 1;
+		attr.exclude_kernel = (unsigned)user_only;
+		attr.exclude_hv = 1;
+		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SAMPLE_SIGNAL) != 0 ||
+	    fcntl(fd, F_SETFL, O_ASYNC) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+
+/* The POSIX CPU-time timer of T, for where perf events are refused: 0, or -1. */
+APROF_NOINSTR static int cpu_timer_start(struct aprof_thread *t)
 {
 	struct sigevent sev;
 	struct itimerspec every;
-	long ns = 1000000000L / (long)aprof_sample_hz;
 
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -142,16 +230,46 @@ APROF_NOINSTR void aprof_sample_thread_start(struct aprof_thread *t)
 	sev.sigev_notify_thread_id = (pid_t)t->tid;
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) != 0) {
 		t->timer = NULL;
+		return -1;
+	}
+	every.it_interval.tv_sec = every.it_value.tv_sec = (time_t)(period_ns / 1000000000u);
+	every.it_interval.tv_nsec = every.it_value.tv_nsec = (long)(period_ns % 1000000000u);
+	timer_settime(t->timer, 0, &every, NULL);
+	return 0;
+}
+
+
+APROF_NOINSTR void aprof_sample_thread_start(struct aprof_thread *t)
+{
+	static int said;
+	int fd;
+
+	if (t->sampler != 0) /* a fork child's copy of its parent's event */
+		close(t->sampler - 1);
+	t->sampler = 0;
+	t->timer = NULL; /* a fork child has none of its parent's timers */
+	t->sampled_ns = t->sampled_rest = 0;
+	fd = task_clock_open((pid_t)t->tid, period_ns);
+	if (fd >= 0) {
+		t->sampler = fd + 1;
 		return;
 	}
-	every.it_interval.tv_sec = every.it_value.tv_sec = ns / 1000000000L;
-	every.it_interval.tv_nsec = every.it_value.tv_nsec = ns % 1000000000L;
-	timer_settime(t->timer, 0, &every, NULL);
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		aprof_say("sampling at the kernel's tick (often 250 Hz), not APROF_HZ: "
+			  "perf_event_open refused (%s; see /proc/sys/kernel/perf_event_paranoid)",
+			  strerror(errno));
+	if (cpu_timer_start(t) != 0)
+		aprof_say("no CPU-time timer for thread %llu (%s): its time is not sampled",
+			  (unsigned long long)t->tid, strerror(errno));
 }
 
 
 APROF_NOINSTR void aprof_sample_thread_end(struct aprof_thread *t)
 {
+	if (t->sampler != 0) {
+		close(t->sampler - 1);
+		t->sampler = 0;
+	}
 	if (t->timer != NULL) {
 		timer_delete(t->timer);
 		t->timer = NULL;

@@ -176,6 +176,24 @@ APROF_NOINSTR static uintptr_t caller_sp(const struct aprof_thread *t, uintptr_t
 }
 
 
+/*
+** The jump T made has landed in context C: the samples taken since
+** (sampling mode, sample.c) are C's, as the cycle counter's interval is.
+** Returns C.
+*/
+APROF_NOINSTR static struct aprof_context *landed(struct aprof_thread *t, struct aprof_context *c)
+{
+	uint64_t n;
+
+	t->jumped = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler charges the top from here on */
+	n = __atomic_exchange_n(&t->jump_ticks, 0, __ATOMIC_RELAXED);
+	if (n != 0)
+		__atomic_fetch_add(&c->ticks, n, __ATOMIC_RELAXED);
+	return c;
+}
+
+
 /* 1 if FRAME (a hook's) lies on T's own stack, where caller_sp may look. */
 APROF_NOINSTR static int on_own_stack(const struct aprof_thread *t, uintptr_t frame)
 {
@@ -189,9 +207,8 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	struct aprof_ends *e = aprof_thread_ends(t);
 	uintptr_t sp;
 
-	t->jumped = 0;
 	if (!on_own_stack(t, frame))
-		return aprof_thread_current(t); /* another stack (a signal's, a coroutine's): nothing to compare */
+		return landed(t, aprof_thread_current(t)); /* another stack (a signal's, a coroutine's) */
 	/* The routine being entered was called from SITE: its return address lies above FRAME. */
 	sp = caller_sp(t, frame, site);
 	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
@@ -199,7 +216,7 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 		e->top--;
 		APROF_ADD(t->resyncs, 1);
 	}
-	return aprof_thread_current(t);
+	return landed(t, aprof_thread_current(t));
 }
 
 
@@ -211,10 +228,9 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 	struct aprof_frame *f = NULL;
 	uintptr_t sp;
 
-	t->jumped = 0;
 	if (t->lost != 0) { /* an entry the full stack could not take */
 		APROF_PUT(t->lost, t->lost - 1);
-		return running;
+		return landed(t, running);
 	}
 	/*
 	** FN's entry: the first above those of its caller and below, whose
@@ -236,11 +252,11 @@ APROF_NOINSTR struct aprof_context *aprof_thread_exit_slow(struct aprof_thread *
 			;
 	if (f == t->stack) {
 		APROF_ADD(t->unmatched, 1);
-		return running;
+		return landed(t, running);
 	}
 	/* Entries above FN's were abandoned; FN's own holds the context it ran in. */
-	running = f->ctx;
 	APROF_ADD(t->resyncs, (uint64_t)(e->top - f));
+	landed(t, f->ctx);
 	e->top = f - 1;
-	return running;
+	return f->ctx;
 }

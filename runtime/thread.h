@@ -129,11 +129,16 @@ struct aprof_thread {
 	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
 	uint64_t unmatched;              /* exits that matched no entry */
 	uint64_t runtime_ticks;          /* sampling: samples in the runtime's own work (sample.c) */
+	uint64_t jump_ticks;             /* sampling: samples since a jump, for where it landed */
 	uint32_t heap_probe;             /* heap-tracking calls until the next one timed */
 	struct aprof_probes probes;      /* the in-run probes */
 	struct aprof_machine machine;    /* contexts and transitions */
 	uint64_t tid;                    /* kernel thread id */
-	void *timer;                     /* sampling mode: the thread's CPU-time timer */
+	void *timer;                     /* sampling mode: the thread's CPU-time timer, where
+					    perf_event_open is refused (sample.c) */
+	int sampler;                     /* sampling mode: its task-clock event's fd + 1, or 0 */
+	uint64_t sampled_ns;             /* the task clock at the last sample, ns (sample.c) */
+	uint64_t sampled_rest;           /* its ns not yet charged: under one sample period */
 	char name[16];                   /* thread name when first seen, and when it ended */
 	struct aprof_heap_bins *bins;     /* allocation-size histogram (heap.h), NULL until used */
 	struct aprof_heap_cursor heap;   /* its heap log's (heap.c) */

@@ -3,23 +3,20 @@
 # splits draw's time between its two callers by call counts, 1:1, while
 # aprof measures it, about 9:1 (paint_background asks for nine times the
 # work of paint_icons).  gprof is run on the demo built with -pg where the
-# compiler and gprof can.  aprof's times are wall-clock (the cycle counter,
-# as make demo runs it) and a busy machine changes the split, so the demo
-# times its two painters itself and prints the ratio it saw: the painters'
-# times in the report make demo prints (self + children of their entries, at
-# the precision printed), must be within 10% of it, and the arcs into draw
-# at least 3:1, far from gprof's 1:1 and under the truth.  A busy machine
-# that stops the program in a painter's own loop moves time from the arc
-# into draw to the painter's self, and may stop it for longer than the
-# icons' few milliseconds: the demo is run up to five times, and one run
-# that passes both is enough.
+# compiler and gprof can.  aprof's times are sampled CPU time (the default),
+# so the demo times its two painters itself in CPU time and prints the ratio
+# it saw: the painters' times in the report (self + children of their
+# entries, at the precision printed), sampled 10,000 times a second (some
+# 500 samples in paint_icons, a standard error near 5%), must be within 10%
+# of it, and the arcs into draw at least 3:1, far from gprof's 1:1.  The demo
+# is run up to five times, and one run that passes both is enough.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 demo="$top_builddir/examples/demo"
 # total NAME: self + children of NAME's own line in the call graph ($WORK/report).
 total() { graph_entry "$1" | awk '/^\[/ { print $3 + $4 }'; }
 for run in 1 2 3 4 5; do
-	(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$demo" >"$WORK/stdout")
+	(cd "$WORK" && APROF_HZ=10000 APROF_OUT="$WORK/amon.out" "$demo" >"$WORK/stdout")
 	measured=$(sed -n 's/.*measured background:icons \([0-9.]*\)$/\1/p' "$WORK/stdout")
 	"$APROF" -b "$demo" "$WORK/amon.out" >"$WORK/report"
 	graph_entry draw >"$WORK/draw"
