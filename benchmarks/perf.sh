@@ -795,6 +795,9 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	[ "$HAVE_UFTRACE" -eq 1 ] || echo "uftrace could not be had (not installed, not root): left out."
 	[ "$HAVE_VALGRIND" -eq 1 ] || echo "valgrind could not be had (not installed, not root): callgrind left out."
 } >"$out"
+# accuracy.sh's sections, kept as they are.
+[ ! -f "$RESULTS" ] || awk '/^## Accuracy/ { keep = 1; print ""; print; next }
+	keep && /^## / { keep = 0 } keep' "$RESULTS" >>"$out"
 cp "$out" "$RESULTS"
 cat "$out"
 say "wrote $RESULTS (raw data in $P/data)"
