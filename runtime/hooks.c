@@ -95,9 +95,10 @@ extern APROF_HIDDEN __thread struct aprof_tls aprof_tls_program
 
 /* enter_above the top of T's shadow stack with clock KIND, loaded here (push). */
 APROF_NOINSTR static inline void enter_known(struct aprof_thread *t, struct aprof_context *cur,
-					     size_t at, uintptr_t fn, uintptr_t frame, uint32_t kind)
+					     size_t at, uintptr_t fn, uintptr_t frame, uintptr_t site,
+					     uint32_t kind)
 {
-	enter_above(t, cur, at, aprof_thread_ends_of(t, kind)->top, fn, frame, kind);
+	enter_above(t, cur, at, aprof_thread_ends_of(t, kind)->top, fn, frame, site, kind);
 }
 
 
@@ -130,7 +131,7 @@ APROF_NOINSTR static inline int entry_watched(const struct aprof_thread *t, uint
 ** pop: leave_known).
 */
 APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn, uintptr_t frame,
-					   uint32_t kind)
+					   uintptr_t site, uint32_t kind)
 {
 	const struct aprof_ends *e = aprof_thread_ends_of(t, kind);
 	struct aprof_context *cur = e->top->ctx;
@@ -144,7 +145,7 @@ APROF_NOINSTR static inline int enter_fast(struct aprof_thread *t, uintptr_t fn,
 		return -1;
 	if (guard)
 		aprof_busy = 1;
-	enter_known(t, cur, at, fn, frame, kind);
+	enter_known(t, cur, at, fn, frame, site, kind);
 	if (guard)
 		aprof_busy = 0;
 	return 1;
@@ -251,7 +252,7 @@ HOOK void __cyg_profile_func_enter(void *fn, void *site)
 	*/
 	if (SAMPLE_UNGUARDED())
 		done = enter_fast(NULL, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
-				  AMON_CLOCK_SAMPLE);
+				  (uintptr_t)site, AMON_CLOCK_SAMPLE);
 	if (APROF_LIKELY(done > 0))
 		return;
 	if ((t = aprof_sampled) != NULL) {
@@ -261,7 +262,7 @@ HOOK void __cyg_profile_func_enter(void *fn, void *site)
 	done = 0;
 	if ((t = aprof_counted) != NULL && !aprof_busy)
 		done = enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
-				  APROF_CLOCK_COUNTER);
+				  (uintptr_t)site, APROF_CLOCK_COUNTER);
 	if (APROF_LIKELY(done > 0))
 		return;
 	enter_other(t, (uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);

@@ -31,12 +31,26 @@
 #include "diag.h"
 #include "sample.h"
 #include "thread.h"
+#include "transition.h"
+#include "types.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
 #define SAMPLE_SIGNAL SIGPROF
+
+
+/* The stack pointer at the interruption, from UC; 0 where unknown. */
+APROF_NOINSTR static uintptr_t interrupted_sp(const void *uc)
+{
+#if defined(__x86_64__)
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+#else
+	(void)uc;
+	return 0;
+#endif
+}
 
 
 /* The address the signal interrupted, from its context UC; 0 where unknown. */
@@ -49,6 +63,48 @@ APROF_NOINSTR static uintptr_t interrupted_pc(const void *uc)
 #else
 	(void)uc;
 	return 0;
+#endif
+}
+
+
+/*
+** The context a sample belongs to, T's top entry TOP being current and the
+** signal having interrupted the program at stack pointer SP: TOP's, or that
+** of the routine TOP's routine calls, where it runs its own code outside
+** its hooks.  An instrumented routine saves registers and passes the hook
+** its arguments before its entry hook, and restores them after its exit
+** hook: while it does, its caller's context is current, and a routine of a
+** few instructions would leave much of its own time to its caller.  Its
+** caller's body runs at the stack pointer TOP's entry hook saw (FRAME, on
+** x86-64 when it pushes nothing), so SP below it is in a routine TOP's
+** routine called, whose return address is the word under FRAME; if that is
+** the return address of the entry above TOP (the one just left, or the
+** last made from there: SITE), and the entry's context is TOP's successor
+** for its routine, the sample is that context's.  Only where the return
+** address is on the stack (x86-64), and only words of the thread's own
+** stack are read.
+*/
+APROF_NOINSTR static struct aprof_context *sampled_context(const struct aprof_thread *t,
+							   const struct aprof_frame *top, uintptr_t sp)
+{
+#if defined(__x86_64__)
+	const uintptr_t marks = APROF_FN_JUMPED | APROF_FN_DROPPED | APROF_FN_WATCHED;
+	const struct aprof_frame *next = top + 1;
+	size_t at;
+
+	if (top == t->stack || top >= t->end || next->site == 0 || (next->fn & marks) != 0 ||
+	    sp >= top->frame || sp < t->stack_lo || top->frame > t->stack_hi ||
+	    top->frame < t->stack_lo + sizeof(uintptr_t) ||
+	    *(const uintptr_t *)(top->frame - sizeof(uintptr_t)) != next->site)
+		return top->ctx;
+	at = aprof_successor_at(top->ctx, next->fn);
+	if (at == APROF_NO_WAY || aprof_way_at(top->ctx, at)->to != next->ctx)
+		return top->ctx;
+	return next->ctx;
+#else
+	(void)t;
+	(void)sp;
+	return top->ctx;
 #endif
 }
 
@@ -153,8 +209,10 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 		APROF_ADD(t->jump_ticks, n);
 		return;
 	}
-	/* aprof_thread_current, in the one mode in which this runs */
-	c = __atomic_load_n(&aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top, __ATOMIC_RELAXED)->ctx;
+	/* aprof_thread_current, in the one mode in which this runs, or the routine it calls */
+	c = sampled_context(t, __atomic_load_n(&aprof_thread_ends_of(t, AMON_CLOCK_SAMPLE)->top,
+					       __ATOMIC_RELAXED),
+			    interrupted_sp(uc));
 	__atomic_store_n(&c->ticks, c->ticks + n, __ATOMIC_RELAXED);
 }
 

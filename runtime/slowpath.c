@@ -38,9 +38,9 @@ APROF_NOINSTR static inline void charge(struct aprof_thread *t, struct aprof_con
 ** between, as they leave it as they found it.
 */
 APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context *next,
-				      uintptr_t fn, uintptr_t frame)
+				      uintptr_t fn, uintptr_t frame, uintptr_t site)
 {
-	push_above(e, e->top, next, fn, frame);
+	push_above(e, e->top, next, fn, frame, site);
 }
 
 
@@ -51,13 +51,13 @@ APROF_NOINSTR static inline void push(struct aprof_ends *e, struct aprof_context
 */
 APROF_NOINSTR static inline void enter_cached(struct aprof_thread *t, struct aprof_context *cur,
 					      struct aprof_way *w, struct aprof_context *next,
-					      uintptr_t fn, uintptr_t frame, uint32_t kind)
+					      uintptr_t fn, uintptr_t frame, uintptr_t site, uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
 	count(w);
 	charge_counter(t, cur, 1, kind);
-	push(aprof_thread_ends_of(t, kind), next, fn, frame);
+	push(aprof_thread_ends_of(t, kind), next, fn, frame, site);
 }
 
 
@@ -81,7 +81,7 @@ APROF_NOINSTR static inline void enter(struct aprof_thread *t, uintptr_t fn, uin
 		APROF_ADD(t->lost, 1);
 		return;
 	}
-	push(e, w->to, fn, frame);
+	push(e, w->to, fn, frame, site);
 }
 
 
@@ -177,13 +177,14 @@ APROF_NOINSTR static inline void slow_start(struct aprof_thread *t)
 ** never matches it).  Both as the common case pushes and pops, which is
 ** safe wherever the hook interrupted the runtime (SAMPLE_UNGUARDED).
 */
-APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t frame)
+APROF_NOINSTR static void enter_dropped(struct aprof_thread *t, uintptr_t fn, uintptr_t frame,
+					uintptr_t site)
 {
 	struct aprof_ends *e = aprof_thread_ends(t);
 
 	APROF_ADD(t->dropped, 1);
 	if (e->top != t->end)
-		push(e, e->top->ctx, fn | APROF_FN_DROPPED, frame);
+		push(e, e->top->ctx, fn | APROF_FN_DROPPED, frame, site);
 }
 
 APROF_NOINSTR static void leave_dropped(struct aprof_thread *t, uintptr_t fn)
@@ -209,7 +210,7 @@ APROF_NOINSTR __attribute__((noinline)) void aprof_enter_slow(uintptr_t fn, uint
 
 	if (APROF_UNLIKELY(aprof_busy)) {
 		if (t != NULL)
-			enter_dropped(t, fn, frame);
+			enter_dropped(t, fn, frame, site);
 		return;
 	}
 	aprof_busy = 1;
@@ -279,24 +280,26 @@ APROF_NOINSTR __attribute__((noinline)) void aprof_leave_slow(uintptr_t fn, uint
 ** copy for each clock KIND, as enter_uncached.
 */
 APROF_NOINSTR static inline void enter_promoted(struct aprof_context *cur, struct aprof_way *w,
-						uintptr_t fn, uintptr_t frame, uint32_t kind)
+						uintptr_t fn, uintptr_t frame, uintptr_t site,
+						uint32_t kind)
 {
 	struct aprof_thread *t = aprof_self;
 
 	w = aprof_spill_promote(cur, w, fn);
-	enter_cached(t, cur, w, w->to, fn, frame, kind);
+	enter_cached(t, cur, w, w->to, fn, frame, site, kind);
 	aprof_busy = 0;
 }
 
 APROF_NOINSTR APROF_HIDDEN void aprof_enter_promoted_sampled(struct aprof_context *cur,
 							     struct aprof_way *w, uintptr_t fn,
-							     uintptr_t frame);
+							     uintptr_t frame, uintptr_t site);
 APROF_NOINSTR APROF_HIDDEN void aprof_enter_promoted_counted(struct aprof_context *cur,
 							     struct aprof_way *w, uintptr_t fn,
-							     uintptr_t frame);
+							     uintptr_t frame, uintptr_t site);
 PER_CLOCK(enter_promoted,
-	  (struct aprof_context *cur, struct aprof_way *w, uintptr_t fn, uintptr_t frame),
-	  cur, w, fn, frame)
+	  (struct aprof_context *cur, struct aprof_way *w, uintptr_t fn, uintptr_t frame,
+	   uintptr_t site),
+	  cur, w, fn, frame, site)
 
 
 /*
@@ -328,10 +331,10 @@ enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 	if (cur->spill != NULL && (w = aprof_spill_find(cur->spill, fn)) != NULL) {
 		if (APROF_UNLIKELY((w->calls & (APROF_SPILL_PROMOTE - 1)) ==
 				   APROF_SPILL_PROMOTE - 1)) {
-			PER_CLOCK_CALL(enter_promoted, kind, cur, w, fn, frame);
+			PER_CLOCK_CALL(enter_promoted, kind, cur, w, fn, frame, site);
 			return;
 		}
-		enter_cached(t, cur, w, w->to, fn, frame, kind);
+		enter_cached(t, cur, w, w->to, fn, frame, site, kind);
 		aprof_busy = 0;
 		return;
 	}
@@ -345,7 +348,7 @@ enter_uncached(uintptr_t fn, uintptr_t site, uintptr_t frame, uint32_t kind)
 		w = aprof_way_at(cur, at);
 	else
 		goto slow;
-	enter_cached(t, cur, w, next, fn, frame, kind);
+	enter_cached(t, cur, w, next, fn, frame, site, kind);
 	aprof_busy = 0;
 	return;
 slow:
@@ -402,11 +405,11 @@ APROF_NOINSTR static inline void enter_watched(uintptr_t fn, uintptr_t site, str
 	 */
 	if (aprof_types_note(w, cur, &top->frame, fn)) {
 		/* A candidate's exit does not match its entry: leave_watched. */
-		enter_above(t, cur, way, top, fn | APROF_FN_WATCHED, frame, kind);
+		enter_above(t, cur, way, top, fn | APROF_FN_WATCHED, frame, site, kind);
 		aprof_busy = 0;
 		return;
 	}
-	enter_above(t, cur, way, top, fn, frame, kind);
+	enter_above(t, cur, way, top, fn, frame, site, kind);
 	if (w->n != 0) {
 		aprof_types_end();
 		return;

@@ -59,7 +59,8 @@ APROF_NOINSTR static inline void count(struct aprof_way *w)
 ** entry's: a jump's resync pops it all the same.
 */
 APROF_NOINSTR static inline void push_above(struct aprof_ends *e, struct aprof_frame *top,
-					    struct aprof_context *next, uintptr_t fn, uintptr_t frame)
+					    struct aprof_context *next, uintptr_t fn, uintptr_t frame,
+					    uintptr_t site)
 {
 	struct aprof_frame *f = top + 1;
 
@@ -70,6 +71,7 @@ APROF_NOINSTR static inline void push_above(struct aprof_ends *e, struct aprof_f
 	f->ctx = next;
 	f->fn = fn;
 	f->frame = frame;
+	f->site = site;
 }
 
 
@@ -81,7 +83,7 @@ APROF_NOINSTR static inline void push_above(struct aprof_ends *e, struct aprof_f
 */
 APROF_NOINSTR static inline void enter_above(struct aprof_thread *t, struct aprof_context *cur,
 					     size_t at, struct aprof_frame *top, uintptr_t fn,
-					     uintptr_t frame, uint32_t kind)
+					     uintptr_t frame, uintptr_t site, uint32_t kind)
 {
 	if (kind != AMON_CLOCK_SAMPLE)
 		t->probe--;
@@ -94,7 +96,7 @@ APROF_NOINSTR static inline void enter_above(struct aprof_thread *t, struct apro
 	count(aprof_way_at(cur, at));
 	charge_counter(t, cur, 1, kind);
 	__asm__("" : "+r"(at));
-	push_above(aprof_thread_ends_of(t, kind), top, aprof_way_at(cur, at)->to, fn, frame);
+	push_above(aprof_thread_ends_of(t, kind), top, aprof_way_at(cur, at)->to, fn, frame, site);
 }
 
 

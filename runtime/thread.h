@@ -36,6 +36,7 @@ struct aprof_frame {
 	struct aprof_context *ctx;       /* the activation's context (the sentinel's: the root) */
 	uintptr_t fn;                    /* the routine entered */
 	uintptr_t frame;                 /* __builtin_dwarf_cfa() in its enter hook */
+	uintptr_t site;                  /* its return address in the caller (sample.c) */
 };
 
 /*
