@@ -231,6 +231,8 @@ static uint64_t part_locations(struct tables *t, const struct pprof_part *x)
 {
 	const struct profile *p = x->p;
 	uint64_t *fids = routine_functions(t, p), first = t->nloc + 1;
+	/* Each module's mapping (index + 1), found on first use: 0 not yet. */
+	size_t *maps = xcalloc((size_t)x->d->nmodules + 1, sizeof maps[0]);
 	size_t i;
 
 	t->loc = xrealloc(t->loc, (t->nloc + p->map.n + 1) * sizeof t->loc[0]);
@@ -247,8 +249,11 @@ static uint64_t part_locations(struct tables *t, const struct pprof_part *x)
 		l->id = ++t->nloc;
 		l->address = a;
 		if (m >= 0) {
-			const pb_mapping *mp = mapping_of(t, &x->d->modules[m]);
+			const pb_mapping *mp;
 
+			if (maps[m] == 0)
+				maps[m] = mapping_of(t, &x->d->modules[m])->id;
+			mp = &t->map[maps[m] - 1];
 			l->mapping_id = mp->id;
 			l->address = a - x->d->modules[m].start + mp->memory_start;
 		}
@@ -256,6 +261,7 @@ static uint64_t part_locations(struct tables *t, const struct pprof_part *x)
 		ln->line = f->start_line;
 		l->n_line = 1;
 	}
+	free(maps);
 	free(fids);
 	return first;
 }
