@@ -515,53 +515,60 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 }
 
 
-/*
-** A part of the pprof export: D's contexts, P their profile in --metric,
-** EXE their program (for the types label); BASE for --diff's old profile.
-*/
-static struct pprof_part pprof_part(const struct options *o, const char *exe,
-				    const struct amon_data *d, const struct profile *p, int base,
-				    struct typeinfo **ti)
+/* A part of the pprof export: D's contexts, P their profile in --metric, TI their types. */
+static struct pprof_part pprof_part(const struct amon_data *d, const struct profile *p,
+				    const struct typeinfo *ti, int base)
 {
-	struct pprof_part x = { d, p, p, NULL, base, o->namon == 1 };
+	struct pprof_part x = { d, p, p, ti, base };
 
 	if (p->metric != PROF_TIME)
 		x.time = profile_build(d, p->syms, PROF_TIME);
-	*ti = (d->heap.flags & AMON_HEAP_ON) ? typeinfo_load(d, exe) : NULL;
-	x.ti = *ti;
 	return x;
 }
 
 
 /*
 ** --format=pprof: D's profile P and, with --diff, OLD_D's OLD_P as the
-** base.  The run started when the first amon.out was written less its
-** duration (amon.out records no start time).
+** base.  Without --diff, several amon.out files are read again one by one
+** through the same selection, a part each with its own process id, which
+** pprof adds up as aprof sums them.  The run started when the first
+** amon.out was written less its duration (amon.out records no start).
 */
 static void write_pprof(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct profile *p, const struct amon_data *old_d,
 			const struct profile *old_p)
 {
-	struct pprof_part parts[2];
-	struct typeinfo *ti[2];
+	int n = old_d != NULL ? 2 : o->namon, k;
+	struct pprof_part *parts = xmalloc((size_t)n * sizeof parts[0]);
+	struct typeinfo *ti = (d->heap.flags & AMON_HEAP_ON) ? typeinfo_load(d, o->exe) : NULL;
+	struct typeinfo *old_ti = NULL;
 	struct pprof_options po = { o->metric, o->report.threshold, o->cycles, 0 };
 	struct stat st;
-	int n = 0, k;
 
 	if (stat(o->amon[0], &st) == 0 && d->header.ticks_per_second > 0)
 		po.time_nanos = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec -
 				(int64_t)((long double)d->header.total_ticks * 1e9L /
 					  d->header.ticks_per_second);
-	parts[n] = pprof_part(o, o->exe, d, p, 0, &ti[n]);
-	n++;
 	if (old_d != NULL) {
-		parts[n] = pprof_part(o, o->diff_exe != NULL ? o->diff_exe : o->exe, old_d, old_p,
-				      1, &ti[n]);
-		n++;
+		if (old_d->heap.flags & AMON_HEAP_ON)
+			old_ti = typeinfo_load(old_d, o->diff_exe != NULL ? o->diff_exe : o->exe);
+		parts[0] = pprof_part(d, p, ti, 0);
+		parts[1] = pprof_part(old_d, old_p, old_ti, 1);
+	} else if (n == 1) {
+		parts[0] = pprof_part(d, p, ti, 0);
+	} else {
+		for (k = 0; k < n; k++) {
+			struct amon_data *run = read_profile(o->amon[k]);
+			struct symbols *s = symbols_load(run, o->exe, o->demangle);
+			struct amon_data *sel = select_contexts(run, s, &o->select);
+
+			parts[k] = pprof_part(sel, profile_build(sel, s, o->metric), ti, 0);
+		}
 	}
 	pprof_write(out, parts, n, &po);
-	for (k = 0; k < n; k++)
-		typeinfo_free(ti[k]);
+	free(parts);
+	typeinfo_free(old_ti);
+	typeinfo_free(ti);
 }
 
 

@@ -1,7 +1,7 @@
 /*
 ** pprof.c -- --format=pprof: the Profile message of pprof's profile.proto
 ** (aprof/profile.proto; its structs and packer are protoc-c's), gzipped with
-** zlib as it is read.  A context is a sample whose stack is its history, so
+** zlib as it is packed.  A context is a sample whose stack is its history, so
 ** pprof's flat values are aprof's self values and its cumulative ones the
 ** time while active, counted once however deep the recursion.
 */
@@ -67,6 +67,7 @@ struct gz_sink {
 enum { V_CALLS, V_TIME, V_OBJECTS, V_SPACE, V_INUSE, V_KEPT, V_N };
 
 
+/* FNV-1a of the N bytes at P, from H. */
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *b = p;
@@ -388,7 +389,7 @@ static void add_sample(pb_profile *pb, struct sampling *g, const struct amon_con
 	for (i = 0; i < V_N; i++)
 		s->value[i] = g->sign * v[i];
 	add_label(s, g->thread_key, g->thread_name, 0);
-	if (g->x->one_process)
+	if (g->x->d->header.pid != 0)
 		add_label(s, g->pid_key, 0, (int64_t)g->x->d->header.pid);
 	if (g->x->base)
 		add_label(s, g->base_key, g->base_true, 0);

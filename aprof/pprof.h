@@ -13,9 +13,11 @@
 #include "aprof/typeinfo.h"
 
 /*
-** One profile's contexts to write.  With --diff the old profile is a second
-** part, its values negated and its samples labelled pprof::base, as go tool
-** pprof -diff_base merges a base into a profile.
+** One profile's contexts to write.  Several amon.out files (a forking
+** server's processes) are a part each, so that each sample keeps its
+** process id.  With --diff the old profile is a second part, its values
+** negated and its samples labelled pprof::base, as go tool pprof
+** -diff_base merges a base into a profile.
 */
 struct pprof_part {
 	const struct amon_data *d;     /* the contexts, after the selection (-F, -E, --elide) */
@@ -23,7 +25,6 @@ struct pprof_part {
 	const struct profile *time;    /* the same in time (PROF_TIME): ticks per second */
 	const struct typeinfo *ti;     /* the program's DWARF types for the types label; NULL: none */
 	int base;                      /* 1 for --diff's old profile */
-	int one_process;               /* 1 if d is one process's (not -s's sum): the pid label */
 };
 
 /* What the whole file says beyond the parts. */
@@ -42,7 +43,7 @@ struct pprof_options {
 ** (wall/nanoseconds for the others) and, with heap data,
 ** alloc_objects/count, alloc_space/bytes, inuse_space/bytes (live at the
 ** run's peak) and kept_space/bytes (never freed); labels thread ("TID" or
-** "TID NAME"), pid (one process), type and cycle (--cycles: the cycles
+** "TID NAME"), pid (amon.out's, unless 0: a sum), type and cycle (--cycles: the cycles
 ** traversed active in it).  A context that allocated known types (--types'
 ** rules) is a sample per type, each with that type's allocations and
 ** bytes, the first with the context's calls and time.  A function per routine (name, mangled system name, file,

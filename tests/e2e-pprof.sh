@@ -4,8 +4,8 @@
 # profile (calls and bytes exact, time within the flat profile's
 # rounding); -traces lists exactly the contexts of -S, with the same
 # filters; -peek shows a routine's exact callers and callees; -proto
-# round-trips; the labels (thread, pid, type, cycle) and --diff, -s, -F,
-# -E, --elide and --threshold as documented; a bad write is one line and a
+# round-trips; the labels (thread, pid, type, cycle) and --diff, several
+# profiles, -s, -F, -E, --elide and --threshold as documented; a bad write is one line and a
 # non-zero exit.  Skipped (77) only when go is not installed.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -204,15 +204,28 @@ expect_eq "-F big: -top calls share" "$(top_field share 2)" "$(flat_calls share)
 expect_eq "--threshold=50: without small's context" "$(traces "$WORK/f.pb.gz" | tr '\n' ';')" \
 	"main;main > run;main > run > big;main > run > big > share;main > run > small > share;"
 
-# ---- -s: several profiles summed, no pid label ----
-cp "$WORK/jobs.out" "$WORK/one.out"
-"$APROF" --format=pprof -o "$WORK/s.pb.gz" "$J" "$WORK/jobs.out" "$WORK/one.out"
+# ---- several profiles: summed by pprof, each process's pid kept; -s's sum has none ----
+(cd "$WORK" && APROF_OUT="$WORK/old.out" "$J" a >/dev/null)
+"$APROF" --format=pprof -o "$WORK/s.pb.gz" "$J" "$WORK/jobs.out" "$WORK/old.out"
 top "$WORK/s.pb.gz" calls >"$WORK/top"
-expect_eq "two profiles: share's calls doubled" "$(top_field share 2)" 40
-expect_eq "two profiles: no pid label" "$(pp -traces "$WORK/s.pb.gz" | grep -c ' pid: ')" 0
+expect_eq "two profiles: share's calls, 20 + 10" "$(top_field share 2)" 30
+# pid_of AMON: the process that wrote AMON (amon-threads' header line).
+pid_of() {
+	"$top_builddir/tests/amon-threads" "$1" | awk '$1 == "pid" { print $2 }'
+}
+expect_eq "two profiles: their two pids" \
+	"$(pp -traces "$WORK/s.pb.gz" | sed -n 's/^ *pid:  //p' | sort -u | tr '\n' ' ')" \
+	"$(printf '%s\n' "$(pid_of "$WORK/jobs.out")" "$(pid_of "$WORK/old.out")" | sort -u | tr '\n' ' ')"
+expect_eq "two profiles: -F big keeps big's calls, 1 + 1" \
+	"$("$APROF" --format=pprof -F big -o "$WORK/s.pb.gz" "$J" "$WORK/jobs.out" "$WORK/old.out" &&
+		top "$WORK/s.pb.gz" calls >"$WORK/top" && top_field big 2)" 2
+"$APROF" -s -o "$WORK/sum.out" "$J" "$WORK/jobs.out" "$WORK/old.out"
+"$APROF" --format=pprof -o "$WORK/s.pb.gz" "$J" "$WORK/sum.out"
+expect_eq "-s's sum: no pid label" "$(pp -traces "$WORK/s.pb.gz" | grep -c ' pid: ' || true)" 0
+top "$WORK/s.pb.gz" calls >"$WORK/top"
+expect_eq "-s's sum: share's calls" "$(top_field share 2)" 30
 
 # ---- --diff: the old profile negated, pprof::base ----
-(cd "$WORK" && APROF_OUT="$WORK/old.out" "$J" a >/dev/null)
 "$APROF" --format=pprof --diff="$WORK/old.out" -o "$WORK/d.pb.gz" "$J" "$WORK/jobs.out"
 top "$WORK/d.pb.gz" calls >"$WORK/top"
 expect_eq "--diff abc - a: share's calls" "$(top_field share 2)" 10
