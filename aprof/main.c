@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aprof/amon_read.h"
 #include "aprof/amon_write.h"
@@ -25,6 +26,7 @@
 #include "aprof/folded.h"
 #include "aprof/json.h"
 #include "aprof/mprof.h"
+#include "aprof/pprof.h"
 #include "aprof/profile.h"
 #include "aprof/report.h"
 #include "aprof/select.h"
@@ -38,7 +40,7 @@
 #include "aprof/util.h"
 
 /* What is written (--format): gprof's reports or an export. */
-enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON };
+enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF };
 
 /* Everything the command line says. */
 struct options {
@@ -54,7 +56,8 @@ struct options {
 	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
 	int demangle;            /* --[no-]demangle */
 	enum format format;      /* --format */
-	const char *output;      /* -o: the output file (NULL: standard output; -s: amon.sum) */
+	const char *output;      /* -o: the output file (NULL: standard output; -s: amon.sum;
+				    pprof: aprof.pb.gz) */
 	int sum;                 /* -s: write the profiles' sum */
 	const char *diff;        /* --diff=OLD: the old profile */
 	const char *diff_exe;    /* --diff-executable: OLD's program (default: exe) */
@@ -77,7 +80,7 @@ enum {
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
 
 /* --format names, in enum format order. */
-static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json" };
+static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof" };
 
 /* --heap-verbosity names, in enum mprof_verbosity order. */
 static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
@@ -160,7 +163,9 @@ static void usage(FILE *out, int status)
 		"      --format=F                      write F instead of the reports: gprof\n"
 		"                                      (default), callgrind (KCachegrind,\n"
 		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
-		"                                      dot (Graphviz) or json (doc/aprof-json.md)\n"
+		"                                      dot (Graphviz), json (doc/aprof-json.md)\n"
+		"                                      or pprof (go tool pprof, Pyroscope, Parca;\n"
+		"                                      to aprof.pb.gz unless -o FILE)\n"
 		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
 		"\n"
 		"Analysis options (what the reports are made of).  SYMSPEC: NAME, FILE:NAME,\n"
@@ -180,7 +185,8 @@ static void usage(FILE *out, int status)
 		"                                      peak (bytes live at the peak)\n"
 		"      --diff=OLD                      what changed from profile OLD: per routine\n"
 		"                                      and per arc, new minus old; with\n"
-		"                                      --format=folded, flamegraph.pl's two columns\n"
+		"                                      --format=folded, flamegraph.pl's two columns;\n"
+		"                                      with pprof, OLD's samples negated (pprof::base)\n"
 		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
 		"\n"
 		"Miscellaneous options:\n"
@@ -397,8 +403,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->amon = default_amon;
 		o->namon = 1;
 	}
-	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED)
-		util_die("--diff writes the gprof or the folded format, not %s",
+	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED &&
+	    o->format != FORMAT_PPROF)
+		util_die("--diff writes the gprof, the folded or the pprof format, not %s",
 			 format_names[o->format]);
 }
 
@@ -508,6 +515,63 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 }
 
 
+/* A part of the pprof export: D's contexts, P their profile in --metric, TI their types. */
+static struct pprof_part pprof_part(const struct amon_data *d, const struct profile *p,
+				    const struct typeinfo *ti, int base)
+{
+	struct pprof_part x = { d, p, p, ti, base };
+
+	if (p->metric != PROF_TIME)
+		x.time = profile_build(d, p->syms, PROF_TIME);
+	return x;
+}
+
+
+/*
+** --format=pprof: D's profile P and, with --diff, OLD_D's OLD_P as the
+** base.  Without --diff, several amon.out files are read again one by one
+** through the same selection, a part each with its own process id, which
+** pprof adds up as aprof sums them.  The run started when the first
+** amon.out was written less its duration (amon.out records no start).
+*/
+static void write_pprof(FILE *out, const struct options *o, const struct amon_data *d,
+			const struct profile *p, const struct amon_data *old_d,
+			const struct profile *old_p)
+{
+	int n = old_d != NULL ? 2 : o->namon, k;
+	struct pprof_part *parts = xmalloc((size_t)n * sizeof parts[0]);
+	struct typeinfo *ti = (d->heap.flags & AMON_HEAP_ON) ? typeinfo_load(d, o->exe) : NULL;
+	struct typeinfo *old_ti = NULL;
+	struct pprof_options po = { o->metric, o->report.threshold, o->cycles, 0 };
+	struct stat st;
+
+	if (stat(o->amon[0], &st) == 0 && d->header.ticks_per_second > 0)
+		po.time_nanos = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec -
+				(int64_t)((long double)d->header.total_ticks * 1e9L /
+					  d->header.ticks_per_second);
+	if (old_d != NULL) {
+		if (old_d->heap.flags & AMON_HEAP_ON)
+			old_ti = typeinfo_load(old_d, o->diff_exe != NULL ? o->diff_exe : o->exe);
+		parts[0] = pprof_part(d, p, ti, 0);
+		parts[1] = pprof_part(old_d, old_p, old_ti, 1);
+	} else if (n == 1) {
+		parts[0] = pprof_part(d, p, ti, 0);
+	} else {
+		for (k = 0; k < n; k++) {
+			struct amon_data *run = read_profile(o->amon[k]);
+			struct symbols *s = symbols_load(run, o->exe, o->demangle);
+			struct amon_data *sel = select_contexts(run, s, &o->select);
+
+			parts[k] = pprof_part(sel, profile_build(sel, s, o->metric), ti, 0);
+		}
+	}
+	pprof_write(out, parts, n, &po);
+	free(parts);
+	typeinfo_free(old_ti);
+	typeinfo_free(ti);
+}
+
+
 /* --types of D on OUT, of thread THREAD only (an index in D->threads) or of all if THREAD < 0. */
 static void print_types(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct symbols *syms, const struct typeinfo *ti, int thread)
@@ -582,7 +646,9 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 	if (o->metric != PROF_TIME && !(old_run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o->diff);
 	old_d = select_contexts(old_run, old_s, &o->select);
-	if (o->format == FORMAT_FOLDED)
+	if (o->format == FORMAT_PPROF)
+		write_pprof(out, o, data, prof, old_d, profile_build(old_d, old_s, o->metric));
+	else if (o->format == FORMAT_FOLDED)
 		folded_diff(out, old_d, profile_build(old_d, old_s, o->metric), data, prof);
 	else
 		diff_print(out, profile_build(old_d, old_s, o->metric), prof);
@@ -612,6 +678,8 @@ int main(int argc, char **argv)
 	check_symspecs(&o, syms);
 	data = select_contexts(run, syms, &o.select);
 	o.mprof.selected = data != run;
+	if (o.format == FORMAT_PPROF && o.output == NULL)
+		o.output = "aprof.pb.gz";
 	if (o.output != NULL && (out = fopen(o.output, "w")) == NULL)
 		util_die("%s: cannot write: %s", o.output, strerror(errno));
 	/* The share -F or -E kept heads the text reports; an export stays in its format. */
@@ -628,6 +696,8 @@ int main(int argc, char **argv)
 		write_dot(out, &o, data, syms, prof);
 	else if (o.format == FORMAT_JSON)
 		write_json(out, &o, data, syms, prof);
+	else if (o.format == FORMAT_PPROF)
+		write_pprof(out, &o, data, prof, NULL, NULL);
 	else
 		write_reports(out, &o, data, syms, prof);
 	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0))

@@ -263,6 +263,7 @@ struct amon_data *sum_profiles(struct amon_data *const *d, int n)
 	s->path = d[0]->path;
 	s->header = d[0]->header;
 	s->header.total_ticks = 0;
+	s->header.pid = 0; /* no one process's */
 	for (f = 0; f < n; f++) {
 		long double rate = d[0]->header.ticks_per_second / d[f]->header.ticks_per_second;
 		int *map = xmalloc((size_t)d[f]->nmodules * sizeof map[0]);

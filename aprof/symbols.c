@@ -34,13 +34,14 @@ struct object {
 /*
 ** Where symbol i's source file is looked up: its object, its section and
 ** its offset in that section (bfd_find_nearest_line's arguments), and the
-** answer once asked (FILE, LOOKED set).
+** answer once asked (FILE and LINE, LOOKED set).
 */
 struct symbol_source {
 	const struct object *obj;
 	asection *section;
 	bfd_vma offset;
 	const char *file;
+	unsigned int line;
 	int looked;
 };
 
@@ -263,7 +264,8 @@ int symbols_module(const struct amon_data *d, uint64_t addr)
 }
 
 
-const char *symbols_file(const struct symbols *s, const struct symbol *sym)
+/* SYM's entry in S's sources, its file and line looked up on first use; NULL without sources. */
+static struct symbol_source *source_of(const struct symbols *s, const struct symbol *sym)
 {
 	struct symbol_source *src;
 	const char *file = NULL, *func = NULL;
@@ -275,10 +277,28 @@ const char *symbols_file(const struct symbols *s, const struct symbol *sym)
 	if (!src->looked) {
 		src->looked = 1;
 		if (bfd_find_nearest_line(src->obj->abfd, src->section, src->obj->table,
-					  src->offset, &file, &func, &line) && file != NULL)
+					  src->offset, &file, &func, &line) && file != NULL) {
 			src->file = file;
+			src->line = line;
+		}
 	}
-	return src->file;
+	return src;
+}
+
+
+const char *symbols_file(const struct symbols *s, const struct symbol *sym)
+{
+	const struct symbol_source *src = source_of(s, sym);
+
+	return src != NULL ? src->file : NULL;
+}
+
+
+unsigned int symbols_line(const struct symbols *s, const struct symbol *sym)
+{
+	const struct symbol_source *src = source_of(s, sym);
+
+	return src != NULL ? src->line : 0;
 }
 
 

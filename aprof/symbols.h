@@ -60,6 +60,13 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 */
 const char *symbols_file(const struct symbols *s, const struct symbol *sym);
 
+/*
+** The line of SYM's entry in symbols_file's file (the line the debug line
+** table gives the routine's first instruction: its opening line), 0 if
+** unknown.  The pprof export's start lines.
+*/
+unsigned int symbols_line(const struct symbols *s, const struct symbol *sym);
+
 /* The index in D->modules of the module whose executable mapping holds ADDR; -1 if none. */
 int symbols_module(const struct amon_data *d, uint64_t addr);
 

@@ -229,6 +229,25 @@ struct traversal *traversals_find(const struct amon_data *d, const struct symbol
 }
 
 
+struct traversal *traversals_context(const struct amon_data *d, const struct symbols *syms,
+				     const struct amon_context_info *c, int *n)
+{
+	struct found f = { NULL, 0 };
+	uint64_t *h;
+	uint32_t k;
+
+	if (c->depth > 0) {
+		h = xmalloc(c->depth * sizeof h[0]);
+		for (k = 0; k < c->depth; k++)
+			h[k] = routine_of(d, syms, c->history[k]);
+		scan(&f, c, h, c->depth);
+		free(h);
+	}
+	*n = f.n;
+	return f.cycles;
+}
+
+
 void traversals_free(struct traversal *cycles, int n)
 {
 	int x;

@@ -40,7 +40,16 @@ struct traversal {
 */
 struct traversal *traversals_find(const struct amon_data *d, const struct symbols *syms, int *n);
 
-/* Frees what traversals_find returned. */
+/*
+** The cycles traversed that are active in context C of D alone (as
+** traversals_find finds them, with C's time, bytes and traversals; no
+** entrants), their number in *N: the pprof export's cycle labels.  Free
+** with traversals_free.
+*/
+struct traversal *traversals_context(const struct amon_data *d, const struct symbols *syms,
+				     const struct amon_context_info *c, int *n);
+
+/* Frees what traversals_find or traversals_context returned. */
 void traversals_free(struct traversal *cycles, int n);
 
 /*

@@ -279,6 +279,17 @@ struct types_table *types_build(const struct amon_data *d, const struct symbols 
 }
 
 
+struct types_table *types_context(const struct amon_data *d, const struct symbols *syms,
+				  const struct typeinfo *ti, const struct amon_context_info *c)
+{
+	struct types_table *t = xcalloc(1, sizeof *t);
+
+	t->bytes = c->alloc_bytes;
+	charge_context(t, c, d, syms, ti);
+	return t;
+}
+
+
 /* 1 if the routine at ADDR is the C++ library's (its name in std:: or __gnu_cxx::). */
 static int library_routine(const struct symbols *syms, const struct amon_data *d, uint64_t addr)
 {

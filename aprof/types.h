@@ -57,6 +57,14 @@ struct types_table {
 struct types_table *types_build(const struct amon_data *d, const struct symbols *syms,
 				const struct typeinfo *ti, int thread);
 
+/*
+** The table of context C of D alone (types_build's rules): the types it
+** allocated, in the order found, the unknown row last if any.  The pprof
+** export's type labels.  Free with types_free.
+*/
+struct types_table *types_context(const struct amon_data *d, const struct symbols *syms,
+				  const struct typeinfo *ti, const struct amon_context_info *c);
+
 /* Prints the --types table of T on OUT; BRIEF leaves out the explanation. */
 void types_print(FILE *out, const struct types_table *t, const struct amon_data *d,
 		 const struct symbols *syms, int brief);

@@ -61,6 +61,6 @@ rejects "unknown long option" "unknown option '--bogus'" --bogus "$exe" "$good"
 rejects "unknown short option" "unknown option '-j'" -j "$exe" "$good"
 rejects "a missing profile among several" "extra: No such file or directory" "$exe" "$good" extra
 rejects "unknown format" "unknown format 'svg'" --format=svg "$exe" "$good"
-rejects "--diff to dot" "--diff writes the gprof or the folded format" --diff="$good" --format=dot \
+rejects "--diff to dot" "--diff writes the gprof, the folded or the pprof format" --diff="$good" --format=dot \
 	"$exe" "$good"
 finish

@@ -13,14 +13,6 @@ profile s-jobs abc
 contexts "$J" "$WORK/amon.out"
 heap_totals "$J" "$WORK/amon.out"
 
-# flat_unit: ns per unit of the flat profile's per-call columns (us/call: 1000).
-flat_unit() {
-	awk '/^Flat profile/ { f = 1 } f && $1 == "time" && $2 == "seconds" { u = $6
-		sub(/\/call$/, "", u); print u == "s" ? 1000000000 : u == "ms" ? 1000000 : u == "us" ? 1000 : 1
-		exit }' \
-		"$WORK/report"
-}
-
 # flat_total NAME: NAME's total (self + children) in ns from the flat
 # profile: its "total X/call" times its calls.
 flat_total() {
@@ -38,11 +30,6 @@ cga() {
 			sub(/^[^:]*:/, "", name); print name, $1, $2 }'
 }
 
-# near WHAT GOT WANT SLACK: |GOT - WANT| <= SLACK.
-near() {
-	if awk -v g="$2" -v w="$3" -v s="$4" 'BEGIN { d = g - w; exit !(d <= s && -d <= s) }'
-	then echo "ok: $1 = $2 (want $3 within $4)"; else fail "$1: got '$2', want $3 within $4"; fi
-}
 cga >"$WORK/cga"
 expect_eq "callgrind_annotate complaints" "$(cat "$WORK/cga.err")" ""
 program_ns=$(awk '$1 == "PROGRAM" { print $2 }' "$WORK/cga")

@@ -65,6 +65,20 @@ within() {
 	then echo "ok: $1 = $2 (want $3 within $4)"; else fail "$1: got $2, want $3 within $4"; fi
 }
 
+# near WHAT GOT WANT SLACK: |GOT - WANT| <= SLACK.
+near() {
+	if awk -v g="$2" -v w="$3" -v s="$4" 'BEGIN { d = g - w; exit !(d <= s && -d <= s) }'
+	then echo "ok: $1 = $2 (want $3 within $4)"; else fail "$1: got '$2', want $3 within $4"; fi
+}
+
+# flat_unit: ns per unit of the flat profile's per-call columns (us/call: 1000).
+flat_unit() {
+	awk '/^Flat profile/ { f = 1 } f && $1 == "time" && $2 == "seconds" { u = $6
+		sub(/\/call$/, "", u); print u == "s" ? 1000000000 : u == "ms" ? 1000000 : u == "us" ? 1000 : 1
+		exit }' \
+		"$WORK/report"
+}
+
 # ---- exact heap numbers (tests/heap-totals), whatever the reports' units ----
 
 # heap_totals EXE AMON: the exact heap numbers of AMON into $WORK/heap.
