@@ -9,6 +9,12 @@
 # non-zero exit.  Skipped (77) only when go is not installed.
 . "$top_srcdir/tests/e2e-lib.sh"
 
+# The cycle counter's wall time: every arc of these short runs has time, so
+# that -peek's time view lists each caller and callee (a sampled run of a
+# few milliseconds leaves some with none).
+APROF_CLOCK=counter
+export APROF_CLOCK
+
 GO=${GO:-go}
 command -v "$GO" >/dev/null 2>&1 || { echo "SKIP: no go (Debian package golang-go)"; exit 77; }
 # go wants a home and a cache; none of the user's.
@@ -275,6 +281,12 @@ for out in "$WORK/no/such/dir/x.pb.gz" /dev/full; do
 		echo "  ($(cat "$WORK/stderr"))"
 	fi
 done
+
+# The default clock, sampled CPU time: its time is the cpu sample type.
+(cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/sampled.out" "$J" abc >/dev/null)
+"$APROF" --format=pprof -o "$WORK/sampled.pb.gz" "$J" "$WORK/sampled.out" ||
+	fail "aprof --format=pprof (sampling) failed"
+expect_eq "sampling: default sample index" "$(pp -top "$WORK/sampled.pb.gz" | sed -n 's/^Type: //p')" cpu
 
 expect_eq "go tool pprof's complaints" "$(grep -v '^$' "$WORK/pprof.err" || true)" ""
 finish
