@@ -394,6 +394,19 @@ APROF_NOINSTR static int catch_signal(int sig, void (*handler)(int), int flags)
 }
 
 
+/*
+** 1 if SIG is a fault's (or abort's, or a breakpoint's): a dump handler
+** returning from a fault returns to the faulting instruction, which faults
+** again, and the profile would be written forever; such signals are left
+** to the crash handler (on_fatal), which writes once and ends the process.
+*/
+APROF_NOINSTR static int fault_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGABRT || sig == SIGTRAP;
+}
+
+
 /* APROF_DUMP_SIGNAL's handler, first: the signal may be one that would otherwise end the process. */
 APROF_NOINSTR static void catch_dump_signal(void)
 {
@@ -406,6 +419,9 @@ APROF_NOINSTR static void catch_dump_signal(void)
 	if (sig == 0)
 		aprof_env_reject("APROF_DUMP_SIGNAL", v,
 				 "not a signal name (as kill -l prints it) or number: no dump signal");
+	else if (fault_signal(sig))
+		aprof_env_reject("APROF_DUMP_SIGNAL", v,
+				 "a fault's signal, which returns to the fault: no dump signal");
 	else if (catch_signal(sig, on_dump, SA_RESTART) != 0)
 		aprof_env_reject("APROF_DUMP_SIGNAL", v, "a signal that cannot be caught: no dump signal");
 }

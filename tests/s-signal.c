@@ -4,7 +4,8 @@
 ** calls work() 7 more times and prints "after".  With "own" (argv[2]) the
 ** program handles SIG itself first and prints "handled"; with "wait" it
 ** prints "ready" and reads a line of stdin before it goes on, so another
-** process can write the same amon.out meanwhile.
+** process can write the same amon.out meanwhile; with "fault" it writes
+** through a null pointer after the 5 calls, a real SIGSEGV.
 */
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 static volatile int sink;
+static int *volatile nowhere; /* null, as far as the compiler can tell at run time */
 
 void work(void);
 void on_signal(int sig);
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
 		work();
 	if (sig != 0)
 		raise(sig);
+	if (strcmp(mode, "fault") == 0)
+		*nowhere = 0;
 	if (sink < 0)
 		printf("handled\n");
 	for (i = 0; i < 7; i++)
