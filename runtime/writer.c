@@ -1,7 +1,8 @@
 /*
 ** writer.c -- how the profile is written: the output path, then header,
-** modules, each thread's contexts (coded compactly, amon.h) and a CRC-32 seal, written to a temporary
-** file and renamed into place, one writer at a time.  It uses only system
+** modules, each thread's contexts (coded compactly, amon.h) and a CRC-32
+** seal, written to a temporary file, synced and renamed into place (in
+** place on a device or a FIFO), one writer at a time.  It uses only system
 ** calls and a static buffer, never the program's malloc or stdio.  When to
 ** write is the policy's (policy.c).
 */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -504,7 +506,7 @@ APROF_NOINSTR static void write_heap(struct out *o)
 /* ---- writing, dumps and control ------------------------------------------ */
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* one writer at a time */
-static unsigned dumps;                /* writes so far, for unique temporary names */
+static unsigned dumps;                /* temporary names made without getrandom */
 static int replaced_said;             /* notice_replaced has spoken */
 
 
@@ -520,7 +522,8 @@ APROF_NOINSTR static void notice_replaced(void)
 	struct stat st;
 	int fd;
 
-	if (replaced_said || (fd = open(out_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if (replaced_said ||
+	    (fd = open(out_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return;
 	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
 	    memcmp(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0 && h.pid != (uint64_t)getpid() &&
@@ -541,13 +544,74 @@ APROF_NOINSTR static void report_failure(const char *what, int err)
 }
 
 
-/* Writes the whole file to a temporary name and renames it into place (write_lock held). */
+/*
+** Creates a temporary file beside out_path, its name TMP (PATH_MAX + 48
+** bytes), with a random suffix: a name another process knows in advance
+** (a planted file, a symbolic link) makes only another try, up to 100.
+** The descriptor, or -1 with errno set.
+*/
+APROF_NOINSTR static int create_temporary(char *tmp)
+{
+	uint64_t r;
+	int fd = -1, tries;
+
+	for (tries = 0; fd < 0 && tries < 100; tries++) {
+		if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			r = ((uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec) * 0x9E3779B97F4A7C15ull ^
+			    (uint64_t)getpid() << 32 ^ dumps++;
+		}
+		snprintf(tmp, PATH_MAX + 48, "%s.tmp.%016llx", out_path, (unsigned long long)r);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
+
+/*
+** Opens out_path when it is not a regular file: a character device
+** (APROF_OUT=/dev/null, /dev/stdout on a terminal) or a FIFO with a reader
+** is written in place, never replaced; a FIFO without one, a directory, a
+** socket or a block device is refused.  The descriptor, or -1 (said).
+*/
+APROF_NOINSTR static int open_in_place(const struct stat *st)
+{
+	int fd;
+
+	if (!S_ISCHR(st->st_mode) && !S_ISFIFO(st->st_mode)) {
+		aprof_say("cannot write %s: not a regular file, a character device or a FIFO; "
+			  "left as it is", out_path);
+		return -1;
+	}
+	/* Not blocking: a FIFO without a reader is refused (ENXIO) rather than waited on. */
+	fd = open(out_path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		report_failure(errno == ENXIO ? "a FIFO without a reader" : "cannot open", errno);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+
+/*
+** Writes the whole file (write_lock held): to a temporary name, synced to
+** the disk and renamed into place, so that neither a reader nor a crash of
+** the machine ever sees half of it; or in place, when out_path is not a
+** regular file (open_in_place).
+*/
 APROF_NOINSTR static int write_profile(void)
 {
 	char tmp[PATH_MAX + 48];
 	struct amon_header h;
+	struct stat st;
 	const struct aprof_thread *t;
 	uint32_t crc;
+	int in_place = stat(out_path, &st) == 0 && !S_ISREG(st.st_mode);
 
 	memset(&h, 0, sizeof h);
 	amon_header_stamp(&h);
@@ -556,10 +620,10 @@ APROF_NOINSTR static int write_profile(void)
 	h.total_ticks = aprof_clock_elapsed();
 	h.pid = (uint64_t)getpid();
 
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", out_path, (long)getpid(), dumps++);
-	out.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	out.fd = in_place ? open_in_place(&st) : create_temporary(tmp);
 	if (out.fd < 0) {
-		report_failure("cannot create temporary file", errno);
+		if (!in_place)
+			report_failure("cannot create temporary file", errno);
 		return -1;
 	}
 	out.error = 0;
@@ -576,15 +640,18 @@ APROF_NOINSTR static int write_profile(void)
 	crc = (uint32_t)out.crc;
 	out_bytes(&out, &crc, sizeof crc);
 	out_flush(&out);
+	if (!in_place && out.error == 0 && fsync(out.fd) != 0)
+		out.error = errno;
 	if (close(out.fd) != 0 && out.error == 0)
 		out.error = errno;
-	if (out.error == 0)
+	if (!in_place && out.error == 0)
 		notice_replaced();
-	if (out.error == 0 && rename(tmp, out_path) != 0)
+	if (!in_place && out.error == 0 && rename(tmp, out_path) != 0)
 		out.error = errno;
 	if (out.error != 0) {
 		report_failure("write failed", out.error);
-		unlink(tmp);
+		if (!in_place)
+			unlink(tmp);
 		return -1;
 	}
 	return 0;
