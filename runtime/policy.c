@@ -1,6 +1,6 @@
 /*
-** policy.c -- when the profile is written: at exit, before an exec or
-** _exit replaces or ends the process, on a signal that ends it (a crash,
+** policy.c -- when the profile is written: at exit, before an exec,
+** _exit or daemon replaces or ends the process, on a signal that ends it (a crash,
 ** SIGINT, SIGTERM, SIGHUP, SIGPIPE...: then the default action) and on
 ** APROF_DUMP_SIGNAL, every so many allocations (autosave),
 ** and when the program says so (<aprof.h>, after mprof's mprof_stop,
@@ -37,6 +37,7 @@ APROF_API int execle(const char *path, const char *arg, ...);
 APROF_API int execlp(const char *file, const char *arg, ...);
 APROF_API int fexecve(int fd, char *const argv[], char *const envp[]);
 APROF_API void _exit(int status) __attribute__((noreturn));
+APROF_API int daemon(int nochdir, int noclose);
 APROF_API void _Exit(int status) __attribute__((noreturn));
 
 /*
@@ -312,6 +313,20 @@ APROF_API void _exit(int status)
 APROF_API void _Exit(int status)
 {
 	_exit(status);
+}
+
+
+/*
+** glibc's daemon forks and leaves the parent through its own _exit, which
+** the interposed one never sees: the parent's profile is written first.
+** The child goes on as any forked child, to its own file.
+*/
+APROF_API int daemon(int nochdir, int noclose)
+{
+	static void *real;
+
+	write_first();
+	return ((int (*)(int, int))aprof_next_definition(&real, "daemon"))(nochdir, noclose);
 }
 
 

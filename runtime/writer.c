@@ -93,11 +93,95 @@ APROF_NOINSTR static void set_out_path(const char *p)
 }
 
 
+/*
+** When this process started (not this image: exec keeps it), in the file
+** system's clock, from /proc/self/stat's start time (clock ticks since
+** boot, rounded down) less one tick for file stamps of the coarse clock;
+** 0 if unknown.
+*/
+APROF_NOINSTR static int64_t process_start_ns(void)
+{
+	char buf[1024], *p, *end;
+	struct timespec now, boot;
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0 || hz <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* Field 22, counted after the command's closing parenthesis (field 2). */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (field = 2; field < 22 && p != NULL; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || (ticks = strtoull(p + 1, &end, 10)) == 0 || *end != ' ')
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+	       ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
+	       (int64_t)(ticks - 1) * (1000000000 / hz);
+}
+
+
+/* 1 if PATH holds a profile this process wrote since START (ns): an earlier image's. */
+APROF_NOINSTR static int earlier_image(const char *path, int64_t start)
+{
+	struct amon_header h;
+	struct stat st;
+	int fd, mine;
+
+	/* Only a regular file is opened: opening a device may do something. */
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;
+	mine = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec >= start &&
+	       read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
+	       memcmp(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0 && h.pid == (uint64_t)getpid();
+	close(fd);
+	return mine;
+}
+
+
+/*
+** An image that exec replaced wrote its profile first, to the path this
+** image would write too (or, in a forked child, to that path ".<pid>"):
+** this one writes to that path ".1", the next exec'd image ".2", and so
+** on, so that every image's profile is kept.
+*/
+APROF_NOINSTR static void after_earlier_images(void)
+{
+	char pid_path[PATH_MAX + 24];
+	int64_t start = process_start_ns();
+	size_t n;
+	unsigned seq;
+
+	if (start == 0)
+		return;
+	snprintf(pid_path, sizeof pid_path, "%s.%ld", out_path, (long)getpid());
+	if (strlen(pid_path) < sizeof out_path && earlier_image(pid_path, start))
+		memcpy(out_path, pid_path, strlen(pid_path) + 1);
+	else if (!earlier_image(out_path, start))
+		return;
+	n = strlen(out_path);
+	for (seq = 1; earlier_image(out_path, start) && seq < 1000000; seq++)
+		snprintf(out_path + n, sizeof out_path - n, ".%u", seq);
+}
+
+
 APROF_NOINSTR void aprof_writer_init(void)
 {
 	const char *p = aprof_env("APROF_OUT");
 
 	set_out_path(p != NULL ? p : "amon.out");
+	after_earlier_images();
 	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
 }
 
