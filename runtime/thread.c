@@ -187,10 +187,12 @@ APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t 
 ** dead stack memory or in uninitialised locals on the way: the right one is
 ** the first just below an entry's frame (the caller's own: its stack pointer
 ** when its enter hook ran), else, if the caller moved its stack pointer since
-** (alloca), the nearest.  0 if SITE lies nowhere above FROM.
+** (alloca), the nearest.  0 if SITE lies nowhere above FROM.  It reads
+** the stack where other routines' locals lie, live or dead, so
+** AddressSanitizer must not check it.
 */
-APROF_NOINSTR static uintptr_t caller_sp(const struct aprof_thread *t, uintptr_t from,
-					 uintptr_t site)
+APROF_NOINSTR __attribute__((no_sanitize_address)) static uintptr_t
+caller_sp(const struct aprof_thread *t, uintptr_t from, uintptr_t site)
 {
 	uintptr_t p, first = 0;
 
