@@ -65,7 +65,8 @@ for v in SEGV BUS FPE ILL ABRT TRAP; do
 		"$(grep -c "^aprof: APROF_DUMP_SIGNAL=$v: .*a fault's signal" "$WORK/err")/$(wc -l <"$WORK/err")" 1/1
 done
 status=0
-run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL=SEGV timeout 60 "$exe" 0 fault || status=$?
+run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL=SEGV ASAN_OPTIONS=handle_segv=0 timeout 60 "$exe" 0 fault ||
+	status=$?
 expect_eq "APROF_DUMP_SIGNAL=SEGV, a real fault: killed by it" "$status" $((128 + $(signum SEGV)))
 if [ -f "$WORK/amon.out" ]; then
 	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"

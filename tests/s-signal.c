@@ -5,7 +5,7 @@
 ** program handles SIG itself first and prints "handled"; with "wait" it
 ** prints "ready" and reads a line of stdin before it goes on, so another
 ** process can write the same amon.out meanwhile; with "fault" it writes
-** through a null pointer after the 5 calls, a real SIGSEGV.
+** to an address never mapped after the 5 calls, a real SIGSEGV.
 */
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +13,8 @@
 #include <string.h>
 
 static volatile int sink;
-static int *volatile nowhere; /* null, as far as the compiler can tell at run time */
+/* An address in the first page, never mapped; not null, which UBSan would stop at first. */
+static int *volatile nowhere = (int *)16;
 
 void work(void);
 void on_signal(int sig);
