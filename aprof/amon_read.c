@@ -1,5 +1,6 @@
 /*
-** amon_read.c -- the amon reader.  The file is read whole and every length
+** amon_read.c -- the amon reader.  The file is read whole, once its header,
+** end record and seal say it is a profile (read_whole), and every length
 ** and count is checked against the bytes actually there before it is used,
 ** so a corrupt file gets a message, never a crash or a wrong report.  The
 ** parser reports a fault by a longjmp to amon_parse, which frees what was
@@ -8,11 +9,14 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "aprof/amon_read.h"
@@ -53,38 +57,172 @@ static void fail(const struct amon_data *d, const char *fmt, ...)
 }
 
 
-/* The bytes of PATH, or NULL with *ERROR set. */
-static unsigned char *read_whole(const char *path, size_t *size, char **error)
+/*
+** What is wrong with the header among the first N bytes of a file at P (N
+** may be fewer than a header's), into WHAT (SIZE bytes); NULL if nothing.
+*/
+static const char *header_wrong(const unsigned char *p, size_t n, char *what, size_t size)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t n = 0, cap = 0;
+	struct amon_header h;
 
-	if (f == NULL)
-		goto fault;
-	for (;;) {
-		size_t r;
+	if (n < AMON_MAGIC_SIZE || memcmp(p, AMON_MAGIC, AMON_MAGIC_SIZE) != 0)
+		snprintf(what, size, "not an amon.out file (bad magic)");
+	else if (n < sizeof h)
+		snprintf(what, size, "truncated file (%zu bytes, header incomplete)", n);
+	else if (memcpy(&h, p, sizeof h), h.byte_order != AMON_BYTE_ORDER)
+		snprintf(what, size, "written on a machine of the other byte order");
+	else if (h.version != AMON_VERSION)
+		snprintf(what, size, "amon.out version %u; this aprof reads version %u", h.version,
+			 AMON_VERSION);
+	else if (h.header_size != AMON_HEADER_SIZE)
+		snprintf(what, size, "corrupt header (size %u)", h.header_size);
+	else if (!(h.ticks_per_second > 0))
+		snprintf(what, size, "corrupt header (ticks per second %g)", h.ticks_per_second);
+	else
+		return NULL;
+	return what;
+}
 
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 1 << 20;
-			buf = xrealloc(buf, cap);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
+
+/* "PATH: WHAT" into *ERROR, malloc'd. */
+static void say(char **error, const char *path, const char *what)
+{
+	*error = xmalloc(strlen(path) + strlen(what) + 3);
+	sprintf(*error, "%s: %s", path, what);
+}
+
+
+/* Reads up to N bytes of FD at OFFSET (-1: where it is) into BUF; the bytes read, or -1. */
+static ssize_t read_at(int fd, void *buf, size_t n, off_t offset)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = offset < 0 ? read(fd, (char *)buf + done, n - done)
+				       : pread(fd, (char *)buf + done, n - done, offset + (off_t)done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
 		if (r == 0)
 			break;
+		done += (size_t)r;
 	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
+	return (ssize_t)done;
+}
+
+
+/*
+** The checks a regular file of SIZE bytes passes before any memory is
+** taken for it: its end record where the file ends, and the CRC-32 of
+** its bytes, read 64 KiB at a time, matching the seal (check_seal says
+** the same of the bytes in memory); NULL, or what is wrong.
+*/
+static const char *check_file(int fd, size_t size, char *what, size_t what_size)
+{
+	const size_t tail = sizeof(struct amon_record) + sizeof(uint32_t);
+	unsigned char buf[65536];
+	struct amon_record r;
+	uint32_t crc;
+	uLong sum = crc32_z(0L, Z_NULL, 0);
+	size_t at;
+
+	if (size < AMON_HEADER_SIZE + tail)
+		return NULL; /* parse says what is missing */
+	if (read_at(fd, buf, tail, (off_t)(size - tail)) != (ssize_t)tail)
+		return strerror(errno);
+	memcpy(&r, buf, sizeof r);
+	memcpy(&crc, buf + sizeof r, sizeof crc);
+	if (r.tag != AMON_TAG_END || r.length != sizeof crc) {
+		snprintf(what, what_size, "truncated file (%zu bytes, no end record)", size);
+		return what;
+	}
+	for (at = 0; at < size - sizeof crc;) {
+		size_t n = size - sizeof crc - at < sizeof buf ? size - sizeof crc - at : sizeof buf;
+
+		if (read_at(fd, buf, n, (off_t)at) != (ssize_t)n)
+			return "file changed while read";
+		sum = crc32_z(sum, buf, n);
+		at += n;
+	}
+	return (uint32_t)sum != crc ? "checksum mismatch (file corrupted)" : NULL;
+}
+
+
+/*
+** The bytes of PATH, or NULL with *ERROR set.  Nothing is taken for a
+** file before its first bytes say it is a profile and, for a regular file,
+** its end record and CRC-32 (check_file) say it is whole: a sparse file
+** of a gigabyte costs 64 KiB, not a gigabyte.  A regular file is then read
+** in one block of its size; a pipe or a FIFO, whose size is not known, in
+** a block that grows with the bytes that come.  Anything else (a device,
+** such as /dev/zero, which never ends) is refused.
+*/
+static unsigned char *read_whole(const char *path, size_t *size, char **error)
+{
+	unsigned char *buf = NULL;
+	char what[128];
+	const char *wrong;
+	size_t n, cap;
+	ssize_t r;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) != 0)
+		goto fault;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
 		goto fault;
 	}
-	fclose(f);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+		say(error, path, "not a regular file or a pipe (a device?)");
+		close(fd);
+		return NULL;
+	}
+	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536;
+	if (S_ISREG(st.st_mode) && (off_t)cap != st.st_size) {
+		errno = EFBIG;
+		goto fault;
+	}
+	buf = xmalloc(AMON_HEADER_SIZE);
+	r = read_at(fd, buf, AMON_HEADER_SIZE, S_ISREG(st.st_mode) ? 0 : -1);
+	if (r < 0)
+		goto fault;
+	n = (size_t)r;
+	if ((wrong = header_wrong(buf, n, what, sizeof what)) != NULL) {
+		/* refused on its first bytes */
+	} else if (S_ISREG(st.st_mode)) {
+		wrong = check_file(fd, cap, what, sizeof what);
+		if (wrong == NULL) {
+			free(buf);
+			buf = xmalloc(cap + 1);
+			if ((r = read_at(fd, buf, cap, 0)) < 0)
+				goto fault;
+			n = (size_t)r;
+		}
+	} else {
+		buf = xrealloc(buf, cap);
+		while ((r = read_at(fd, buf + n, cap - n, -1)) > 0) {
+			n += (size_t)r;
+			if (n == cap)
+				buf = xrealloc(buf, cap *= 2);
+		}
+		wrong = r < 0 ? strerror(errno) : NULL;
+	}
+	close(fd);
+	if (wrong != NULL) {
+		say(error, path, wrong);
+		free(buf);
+		return NULL;
+	}
 	*size = n;
 	return buf;
 fault:
-	*error = xmalloc(strlen(path) + strlen(strerror(errno)) + 3);
-	sprintf(*error, "%s: %s", path, strerror(errno));
+	say(error, path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 	return NULL;
 }
 
@@ -347,22 +485,13 @@ static void parse(struct amon_data *d)
 	struct cursor file;
 	int ended = 0, k;
 
+	char what[128];
+
 	file.p = d->image;
 	file.end = d->image + d->size;
-	if (d->size < AMON_MAGIC_SIZE || memcmp(d->image, AMON_MAGIC, AMON_MAGIC_SIZE) != 0)
-		fail(d, "not an amon.out file (bad magic)");
-	if (!take(&file, &d->header, sizeof d->header))
-		fail(d, "truncated file (%zu bytes, header incomplete)", d->size);
-	if (d->header.byte_order != AMON_BYTE_ORDER)
-		fail(d, "written on a machine of the other byte order");
-	if (d->header.version != AMON_VERSION)
-		fail(d, "amon.out version %u; this aprof reads version %u",
-			 d->header.version, AMON_VERSION);
-	if (d->header.header_size != AMON_HEADER_SIZE)
-		fail(d, "corrupt header (size %u)", d->header.header_size);
-	if (!(d->header.ticks_per_second > 0))
-		fail(d, "corrupt header (ticks per second %g)",
-			 d->header.ticks_per_second);
+	if (header_wrong(d->image, d->size, what, sizeof what) != NULL)
+		fail(d, "%s", what);
+	take(&file, &d->header, sizeof d->header);
 	check_seal(d);
 	while (!ended) {
 		struct amon_record r;

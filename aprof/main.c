@@ -420,18 +420,41 @@ static void new_page(FILE *out, const struct options *o)
 }
 
 
-/* Dies with one line if a symspec of O names no routine of SYMS. */
-static void check_symspecs(const struct options *o, const struct symbols *syms)
+/* The symspecs of O's options, in SPECS[SYMSPECS]. */
+enum { SYMSPECS = 9 };
+static void symspecs_of(struct options *o, struct symspec *specs[SYMSPECS])
 {
-	const struct symspec *all[] = {
+	struct symspec *all[SYMSPECS] = {
 		&o->select.focus, &o->select.exclude, &o->select.elide, &o->report.flat_only,
 		&o->report.flat_exclude, &o->report.graph_only, &o->report.graph_exclude,
 		&o->report.print_only, &o->report.print_exclude,
 	};
+
+	memcpy(specs, all, sizeof all);
+}
+
+
+/* Dies with one line if a symspec of O names no routine of SYMS. */
+static void check_symspecs(struct options *o, const struct symbols *syms)
+{
+	struct symspec *all[SYMSPECS];
 	size_t i;
 
-	for (i = 0; i < sizeof all / sizeof all[0]; i++)
+	symspecs_of(o, all);
+	for (i = 0; i < SYMSPECS; i++)
 		symspec_check(all[i], syms);
+}
+
+
+/* Frees what parse_options took for O's symspecs. */
+static void free_symspecs(struct options *o)
+{
+	struct symspec *all[SYMSPECS];
+	size_t i;
+
+	symspecs_of(o, all);
+	for (i = 0; i < SYMSPECS; i++)
+		symspec_free(all[i]);
 }
 
 
@@ -482,6 +505,8 @@ static void write_callgrind(FILE *out, const struct options *o, const struct amo
 		if (events[e] != p->metric)
 			ps[np++] = profile_build(d, syms, events[e]);
 	callgrind_write(out, o->exe, d, ps, np);
+	while (np > 1)
+		profile_free(ps[--np]);
 }
 
 
@@ -597,9 +622,12 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	if (o->heap || o->types)
 		ti = typeinfo_load(data, o->exe);
 	if (o->heap) {
+		struct profile *bytes = o->metric == PROF_BYTES ? NULL
+					: profile_build(data, syms, PROF_BYTES);
+
 		new_page(out, o);
-		mprof_print(out, data, syms, o->metric == PROF_BYTES ? prof
-			    : profile_build(data, syms, PROF_BYTES), ti, &o->mprof);
+		mprof_print(out, data, syms, bytes != NULL ? bytes : prof, ti, &o->mprof);
+		profile_free(bytes);
 	}
 	if (o->types) {
 		new_page(out, o);
@@ -624,9 +652,12 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 		traversals_print(out, data, syms);
 	}
 	if (o->stats) {
+		struct profile *time = o->metric == PROF_TIME ? NULL
+				       : profile_build(data, syms, PROF_TIME);
+
 		new_page(out, o);
-		stats_print(out, data, o->metric == PROF_TIME ? prof
-			    : profile_build(data, syms, PROF_TIME));
+		stats_print(out, data, time != NULL ? time : prof);
+		profile_free(time);
 	}
 	typeinfo_free(ti);
 }
@@ -642,16 +673,22 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 	const char *exe = o->diff_exe != NULL ? o->diff_exe : o->exe;
 	struct amon_data *old_run = read_profile(o->diff), *old_d;
 	struct symbols *old_s = symbols_load(old_run, exe, o->demangle);
+	struct profile *old_p;
 
 	if (o->metric != PROF_TIME && !(old_run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", o->diff);
 	old_d = select_contexts(old_run, old_s, &o->select);
+	old_p = profile_build(old_d, old_s, o->metric);
 	if (o->format == FORMAT_PPROF)
-		write_pprof(out, o, data, prof, old_d, profile_build(old_d, old_s, o->metric));
+		write_pprof(out, o, data, prof, old_d, old_p);
 	else if (o->format == FORMAT_FOLDED)
-		folded_diff(out, old_d, profile_build(old_d, old_s, o->metric), data, prof);
+		folded_diff(out, old_d, old_p, data, prof);
 	else
-		diff_print(out, profile_build(old_d, old_s, o->metric), prof);
+		diff_print(out, old_p, prof);
+	profile_free(old_p);
+	select_free(old_d, old_run);
+	symbols_free(old_s);
+	amon_free(old_run);
 }
 
 
@@ -668,8 +705,10 @@ int main(int argc, char **argv)
 	if (o.sum) {
 		/* The executable, if named, must be the one that wrote the profiles. */
 		if (o.exe != NULL)
-			symbols_load(run, o.exe, o.demangle);
+			symbols_free(symbols_load(run, o.exe, o.demangle));
 		amon_write(run, o.output != NULL ? o.output : "amon.sum");
+		amon_free(run);
+		free_symspecs(&o);
 		return 0;
 	}
 	syms = symbols_load(run, o.exe, o.demangle);
@@ -684,9 +723,12 @@ int main(int argc, char **argv)
 		util_die("%s: cannot write: %s", o.output, strerror(errno));
 	/* The share -F or -E kept heads the text reports; an export stays in its format. */
 	if (o.format == FORMAT_GPROF && select_print_share(out, run, data, &o.select, o.metric) == 0)
-		return 0; /* the focus kept nothing: the line says so */
-	prof = profile_build(data, syms, o.metric);
-	if (o.diff != NULL)
+		prof = NULL; /* the focus kept nothing: the line says so */
+	else
+		prof = profile_build(data, syms, o.metric);
+	if (prof == NULL) {
+		/* nothing more to say */
+	} else if (o.diff != NULL)
 		write_diff(out, &o, prof, data);
 	else if (o.format == FORMAT_CALLGRIND)
 		write_callgrind(out, &o, data, syms, prof);
@@ -702,5 +744,10 @@ int main(int argc, char **argv)
 		write_reports(out, &o, data, syms, prof);
 	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0))
 		util_die("error writing %s", o.output != NULL ? o.output : "the report");
+	profile_free(prof);
+	select_free(data, run);
+	symbols_free(syms);
+	amon_free(run);
+	free_symspecs(&o);
 	return 0;
 }

@@ -282,6 +282,32 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 }
 
 
+void profile_free(struct profile *p)
+{
+	int i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->nprocs; i++) {
+		struct prof_arc *a = p->procs[i].in, *next;
+
+		for (; a != NULL; a = next) { /* every arc is in its callee's list, once */
+			next = a->next_in;
+			free(a);
+		}
+		if (p->procs[i].sym == NULL) /* named by map_routines with symbols_name */
+			free((char *)p->procs[i].name);
+	}
+	for (i = 0; i < p->ncycles; i++)
+		free(p->cycles[i].members);
+	free(p->cycles);
+	free(p->procs);
+	free(p->map.addr);
+	free(p->map.proc);
+	free(p);
+}
+
+
 int profile_decimals(const struct profile *p, int forced)
 {
 	double total = (double)p->total / p->scale;

@@ -108,6 +108,13 @@ struct profile {
 struct profile *profile_build(const struct amon_data *data, const struct symbols *syms,
 			      enum prof_metric metric);
 
+/*
+** Frees P as profile_build made it: its routines, the names it made for
+** addresses no symbol holds, its arcs, cycles and address map.  Not for a
+** profile built by hand.
+*/
+void profile_free(struct profile *p);
+
 /* A context's value in METRIC. */
 uint64_t profile_value(const struct amon_context_info *c, enum prof_metric metric);
 

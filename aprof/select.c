@@ -222,6 +222,25 @@ struct amon_data *select_contexts(const struct amon_data *d, const struct symbol
 }
 
 
+void select_free(struct amon_data *out, const struct amon_data *d)
+{
+	size_t i;
+	int t;
+
+	if (out == NULL || out == d)
+		return;
+	for (t = 0; t < out->nthreads; t++) {
+		for (i = 0; i < out->threads[t].ncontexts; i++)
+			if (out->threads[t].contexts[i].sites_owned)
+				free((void *)out->threads[t].contexts[i].sites);
+		free(out->threads[t].contexts);
+		free(out->threads[t].histories);
+	}
+	free(out->threads);
+	free(out);
+}
+
+
 /*
 ** What the routines of D were charged in METRIC: every context but the
 ** root's.  *N: how many contexts that is.

@@ -47,6 +47,13 @@ struct amon_data *select_contexts(const struct amon_data *d, const struct symbol
 				  const struct selection *s);
 
 /*
+** Frees OUT, what select_contexts returned for D: nothing if it is D; else
+** its threads' contexts, the type sites merged into them and the elided
+** histories (D's own stay D's).
+*/
+void select_free(struct amon_data *out, const struct amon_data *d);
+
+/*
 ** The report's first line under -F or -E: what was focused on or left out
 ** and the share of the run's METRIC that KEPT holds, as
 **   "focus on a: 1.234567 s of 1.503000 s, 82.1%"

@@ -31,6 +31,12 @@ struct object {
 	asymbol **table;
 };
 
+/* Every object a symbols_load opened, to close them all (symbols_free). */
+struct symbol_objects {
+	struct object **v;
+	size_t n;
+};
+
 /*
 ** Where symbol i's source file is looked up: its object, its section and
 ** its offset in that section (bfd_find_nearest_line's arguments), and the
@@ -121,7 +127,8 @@ static asymbol **read_table(bfd *abfd, const char *path, int dynamic, long *coun
 ** table (*STRIPPED set to 1: see warn_stripped).  Returns the number added.
 */
 static size_t collect(struct candidate **c, size_t *n, const char *path,
-		      const struct amon_module_info *m, const char *amon, int *stripped)
+		      const struct amon_module_info *m, const char *amon, int *stripped,
+		      struct symbol_objects *objects)
 {
 	bfd *abfd = open_object(path);
 	struct object *obj = xcalloc(1, sizeof *obj);
@@ -132,6 +139,7 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 
 	check_build_id(abfd, path, m, amon);
 	for (dynamic = 0; dynamic < 2 && added == 0; dynamic++) {
+		free(obj->table); /* the static table, no function in it: the dynamic one instead */
 		table = read_table(abfd, path, dynamic, &count);
 		*c = xrealloc(*c, (*n + (size_t)count + 1) * sizeof **c);
 		for (i = 0; i < count; i++) {
@@ -156,6 +164,8 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 		*stripped = dynamic;
 	}
 	/* TABLE and ABFD stay open: the names point into them, OBJ keeps them for lines. */
+	objects->v = xrealloc(objects->v, (objects->n + 1) * sizeof objects->v[0]);
+	objects->v[objects->n++] = obj;
 	return added;
 }
 
@@ -203,10 +213,11 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 
 	if (bfd_init() != BFD_INIT_MAGIC)
 		util_die("libbfd version mismatch");
+	s->objects = xcalloc(1, sizeof *s->objects);
 	for (k = 0; k < d->nmodules; k++) {
 		const struct amon_module_info *m = &d->modules[k];
 
-		collect(&c, &n, m->is_exe ? exe : m->path, m, d->path, &stripped[k]);
+		collect(&c, &n, m->is_exe ? exe : m->path, m, d->path, &stripped[k], s->objects);
 	}
 	qsort(c, n, sizeof c[0], candidate_cmp);
 	s->syms = xcalloc(n, sizeof s->syms[0]);
@@ -228,6 +239,28 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 	warn_stripped(s, d, exe, stripped);
 	free(stripped);
 	return s;
+}
+
+
+void symbols_free(struct symbols *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++)
+		free(s->syms[i].name);
+	for (i = 0; s->objects != NULL && i < s->objects->n; i++) {
+		bfd_close(s->objects->v[i]->abfd);
+		free(s->objects->v[i]->table);
+		free(s->objects->v[i]);
+	}
+	if (s->objects != NULL)
+		free(s->objects->v);
+	free(s->objects);
+	free(s->syms);
+	free(s->source);
+	free(s);
 }
 
 

@@ -19,6 +19,8 @@ struct symbol {
 
 /* Where a symbol's source file is looked up (symbols.c; opaque elsewhere). */
 struct symbol_source;
+/* The object files read for the symbols, kept open for their line tables (symbols.c). */
+struct symbol_objects;
 
 /*
 ** The function symbols of all modules, sorted by address.  SOURCE, parallel
@@ -29,6 +31,7 @@ struct symbols {
 	struct symbol *syms;
 	size_t n;
 	struct symbol_source *source;
+	struct symbol_objects *objects; /* the objects read (symbols.c); NULL when built by hand */
 };
 
 /*
@@ -42,6 +45,9 @@ struct symbols {
 ** wrote D (build-ids differ).
 */
 struct symbols *symbols_load(const struct amon_data *d, const char *exe, int demangle);
+
+/* Frees S, as symbols_load made it: the names, and the objects read, closed. */
+void symbols_free(struct symbols *s);
 
 /*
 ** The symbol whose function holds ADDR: the one with the greatest address

@@ -107,6 +107,20 @@ static const char *given_file(const void *arg)
 }
 
 
+void symspec_free(struct symspec *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->items[i].file);
+		free(s->items[i].name);
+	}
+	free(s->items);
+	s->items = NULL;
+	s->n = 0;
+}
+
+
 int symspec_has(const struct symspec *s, const char *name, const char *file)
 {
 	return has(s, name, given_file, file);

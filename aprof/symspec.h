@@ -32,6 +32,9 @@ struct symspec {
 */
 void symspec_add(struct symspec *s, const char *text);
 
+/* Frees what symspec_add took for S, leaving it empty. */
+void symspec_free(struct symspec *s);
+
 /*
 ** True if the routine NAME, from source FILE (NULL if unknown), matches one
 ** of S's items.  NAME matches a pattern as it is or, for a C++ name with its

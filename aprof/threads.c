@@ -74,5 +74,7 @@ void threads_print(FILE *out, const struct amon_data *d, const struct symbols *s
 			d->threads[t].name[0] ? d->threads[t].name : "-");
 		flat_print(out, p[t], o);
 	}
+	for (t = 0; t < d->nthreads; t++)
+		profile_free(p[t]);
 	free(p);
 }

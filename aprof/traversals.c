@@ -223,7 +223,8 @@ struct traversal *traversals_find(const struct amon_data *d, const struct symbol
 
 	each_context(&f, d, syms, scan);
 	each_context(&f, d, syms, entries);
-	qsort(f.cycles, (size_t)f.n, sizeof f.cycles[0], by_time);
+	if (f.n > 0) /* f.cycles is NULL without cycles: not qsort's to be given */
+		qsort(f.cycles, (size_t)f.n, sizeof f.cycles[0], by_time);
 	*n = f.n;
 	return f.cycles;
 }

@@ -7,7 +7,6 @@
 */
 #include <config.h>
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "aprof.h"
@@ -75,18 +74,23 @@ APROF_NOINSTR __attribute__((noinline)) static void calibration_routine_probed(s
 }
 
 
-APROF_NOINSTR static int ticks_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-
-/* The median of the N values in V (sorted): interference only ever adds time. */
+/*
+** The median of the N values in V (sorted in place): interference only ever
+** adds time.  An insertion sort, not qsort: glibc's qsort calls free (on a
+** null pointer, or on its scratch block), which would be the program's own
+** free when it defines one, called by the runtime and counted.
+*/
 APROF_NOINSTR static uint64_t median(uint64_t *v, size_t n)
 {
-	qsort(v, n, sizeof v[0], ticks_cmp);
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 	return v[n / 2];
 }
 

@@ -1,6 +1,6 @@
 /*
-** policy.c -- when the profile is written: at exit, before an exec or
-** _exit replaces or ends the process, on a signal that ends it (a crash,
+** policy.c -- when the profile is written: at exit, before an exec,
+** _exit or daemon replaces or ends the process, on a signal that ends it (a crash,
 ** SIGINT, SIGTERM, SIGHUP, SIGPIPE...: then the default action) and on
 ** APROF_DUMP_SIGNAL, every so many allocations (autosave),
 ** and when the program says so (<aprof.h>, after mprof's mprof_stop,
@@ -37,6 +37,7 @@ APROF_API int execle(const char *path, const char *arg, ...);
 APROF_API int execlp(const char *file, const char *arg, ...);
 APROF_API int fexecve(int fd, char *const argv[], char *const envp[]);
 APROF_API void _exit(int status) __attribute__((noreturn));
+APROF_API int daemon(int nochdir, int noclose);
 APROF_API void _Exit(int status) __attribute__((noreturn));
 
 /*
@@ -336,6 +337,20 @@ APROF_API void _Exit(int status)
 }
 
 
+/*
+** glibc's daemon forks and leaves the parent through its own _exit, which
+** the interposed one never sees: the parent's profile is written first.
+** The child goes on as any forked child, to its own file.
+*/
+APROF_API int daemon(int nochdir, int noclose)
+{
+	static void *real;
+
+	write_first();
+	return ((int (*)(int, int))aprof_next_definition(&real, "daemon"))(nochdir, noclose);
+}
+
+
 /* ---- signals --------------------------------------------------------------------- */
 
 /* A fatal or terminating signal: write what we have, then let the default action happen. */
@@ -415,6 +430,19 @@ APROF_NOINSTR static int catch_signal(int sig, void (*handler)(int), int flags)
 }
 
 
+/*
+** 1 if SIG is a fault's (or abort's, or a breakpoint's): a dump handler
+** returning from a fault returns to the faulting instruction, which faults
+** again, and the profile would be written forever; such signals are left
+** to the crash handler (on_fatal), which writes once and ends the process.
+*/
+APROF_NOINSTR static int fault_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGABRT || sig == SIGTRAP;
+}
+
+
 /* APROF_DUMP_SIGNAL's handler, first: the signal may be one that would otherwise end the process. */
 APROF_NOINSTR static void catch_dump_signal(void)
 {
@@ -427,6 +455,9 @@ APROF_NOINSTR static void catch_dump_signal(void)
 	if (sig == 0)
 		aprof_env_reject("APROF_DUMP_SIGNAL", v,
 				 "not a signal name (as kill -l prints it) or number: no dump signal");
+	else if (fault_signal(sig))
+		aprof_env_reject("APROF_DUMP_SIGNAL", v,
+				 "a fault's signal, which returns to the fault: no dump signal");
 	else if (catch_signal(sig, on_dump, SA_RESTART) != 0)
 		aprof_env_reject("APROF_DUMP_SIGNAL", v, "a signal that cannot be caught: no dump signal");
 }

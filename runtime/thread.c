@@ -8,7 +8,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,20 +28,49 @@
 APROF_HIDDEN struct aprof_thread *aprof_threads;
 APROF_HIDDEN int aprof_started;
 
-/* The calling thread's stack, so that frames on another stack are told apart. */
+/*
+** The calling thread's stack, so that frames on another stack are told
+** apart: the mapping of /proc/self/maps that holds the stack pointer, read
+** with system calls only; the main thread's reaches down as far as
+** RLIMIT_STACK lets it grow (as pthread_getattr_np says, which allocates,
+** with the program's malloc when it has its own).
+*/
 APROF_NOINSTR static void stack_bounds(struct aprof_thread *t)
 {
-	pthread_attr_t a;
-	void *lo;
-	size_t size;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0), lo, hi, below = 0;
+	char buf[4096], *line, *nl, *end;
+	size_t used = 0;
+	ssize_t r;
+	struct rlimit rl;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), skip = 0, partial;
 
-	if (pthread_getattr_np(pthread_self(), &a) != 0)
-		return;
-	if (pthread_attr_getstack(&a, &lo, &size) == 0) {
-		t->stack_lo = (uintptr_t)lo;
-		t->stack_hi = (uintptr_t)lo + size;
+	while (fd >= 0 && t->stack_hi == 0 &&
+	       (r = read(fd, buf + used, sizeof buf - 1 - used)) > 0) {
+		used += (size_t)r;
+		buf[used] = '\0';
+		for (line = buf; t->stack_hi == 0; line = nl + 1) {
+			partial = (nl = strchr(line, '\n')) == NULL;
+			if (partial && (line != buf || used < sizeof buf - 1))
+				break;  /* the rest of the line is still to be read */
+			if (partial) /* a line longer than buf: its range, then skip its rest */
+				nl = buf + used - 1;
+			lo = (uintptr_t)strtoull(line, &end, 16);
+			hi = *end == '-' ? (uintptr_t)strtoull(end + 1, NULL, 16) : 0;
+			if (skip || sp < lo || sp >= hi) {
+				below = skip ? below : hi;
+			} else {
+				if (syscall(SYS_gettid) == getpid() && getrlimit(RLIMIT_STACK, &rl) == 0)
+					lo = rl.rlim_cur < hi - below ? hi - rl.rlim_cur : below;
+				t->stack_lo = lo;
+				t->stack_hi = hi;
+			}
+			skip = partial;
+		}
+		used -= (size_t)(line - buf);
+		memmove(buf, line, used);
 	}
-	pthread_attr_destroy(&a);
+	if (fd >= 0)
+		close(fd);
 }
 
 
@@ -156,10 +187,12 @@ APROF_NOINSTR static int is_entry_frame(const struct aprof_thread *t, uintptr_t 
 ** dead stack memory or in uninitialised locals on the way: the right one is
 ** the first just below an entry's frame (the caller's own: its stack pointer
 ** when its enter hook ran), else, if the caller moved its stack pointer since
-** (alloca), the nearest.  0 if SITE lies nowhere above FROM.
+** (alloca), the nearest.  0 if SITE lies nowhere above FROM.  It reads
+** the stack where other routines' locals lie, live or dead, so
+** AddressSanitizer must not check it.
 */
-APROF_NOINSTR static uintptr_t caller_sp(const struct aprof_thread *t, uintptr_t from,
-					 uintptr_t site)
+APROF_NOINSTR __attribute__((no_sanitize_address)) static uintptr_t
+caller_sp(const struct aprof_thread *t, uintptr_t from, uintptr_t site)
 {
 	uintptr_t p, first = 0;
 

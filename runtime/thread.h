@@ -125,7 +125,7 @@ struct aprof_thread {
 	size_t lost;                     /* calls not pushed because the stack could not grow */
 	size_t cap;                      /* entries usable (committed) */
 	size_t reserved;                 /* entries of address space reserved */
-	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, as pthread_getattr_np says */
+	uintptr_t stack_lo, stack_hi;    /* the thread's own stack, its mapping (thread.c) */
 	uint64_t resyncs;                /* entries popped because their exit never came */
 	uint64_t dropped;                /* hook calls dropped: re-entered (signal handler) */
 	uint64_t unmatched;              /* exits that matched no entry */

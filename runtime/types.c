@@ -8,7 +8,6 @@
 */
 #include <config.h>
 
-#include <dlfcn.h>
 #include <link.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -35,9 +34,18 @@ APROF_NOINSTR static int linked_dynamically(void)
 }
 
 
+/*
+** C++'s operator new(size_t), weak: null unless an object loaded with the
+** program defines it.  Not dlsym, which when it fails leaves an error
+** message allocated with the program's malloc, freed by the program's next
+** dlsym or dlerror with its free: calls the program would not make.
+*/
+extern void *_Znwm(size_t size) __attribute__((weak));
+
+
 APROF_NOINSTR void aprof_types_init(void)
 {
-	aprof_types_on = dlsym(RTLD_DEFAULT, "_Znwm") != NULL || !linked_dynamically();
+	aprof_types_on = _Znwm != NULL || !linked_dynamically();
 }
 
 

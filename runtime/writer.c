@@ -1,7 +1,8 @@
 /*
 ** writer.c -- how the profile is written: the output path, then header,
-** modules, each thread's contexts (coded compactly, amon.h) and a CRC-32 seal, written to a temporary
-** file and renamed into place, one writer at a time.  It uses only system
+** modules, each thread's contexts (coded compactly, amon.h) and a CRC-32
+** seal, written to a temporary file, synced and renamed into place (in
+** place on a device or a FIFO), one writer at a time.  It uses only system
 ** calls and a static buffer, never the program's malloc or stdio.  When to
 ** write is the policy's (policy.c).
 */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,11 +93,95 @@ APROF_NOINSTR static void set_out_path(const char *p)
 }
 
 
+/*
+** When this process started (not this image: exec keeps it), in the file
+** system's clock, from /proc/self/stat's start time (clock ticks since
+** boot, rounded down) less one tick for file stamps of the coarse clock;
+** 0 if unknown.
+*/
+APROF_NOINSTR static int64_t process_start_ns(void)
+{
+	char buf[1024], *p, *end;
+	struct timespec now, boot;
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0 || hz <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* Field 22, counted after the command's closing parenthesis (field 2). */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (field = 2; field < 22 && p != NULL; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || (ticks = strtoull(p + 1, &end, 10)) == 0 || *end != ' ')
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+	       ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
+	       (int64_t)(ticks - 1) * (1000000000 / hz);
+}
+
+
+/* 1 if PATH holds a profile this process wrote since START (ns): an earlier image's. */
+APROF_NOINSTR static int earlier_image(const char *path, int64_t start)
+{
+	struct amon_header h;
+	struct stat st;
+	int fd, mine;
+
+	/* Only a regular file is opened: opening a device may do something. */
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;
+	mine = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec >= start &&
+	       read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
+	       memcmp(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0 && h.pid == (uint64_t)getpid();
+	close(fd);
+	return mine;
+}
+
+
+/*
+** An image that exec replaced wrote its profile first, to the path this
+** image would write too (or, in a forked child, to that path ".<pid>"):
+** this one writes to that path ".1", the next exec'd image ".2", and so
+** on, so that every image's profile is kept.
+*/
+APROF_NOINSTR static void after_earlier_images(void)
+{
+	char pid_path[PATH_MAX + 24];
+	int64_t start = process_start_ns();
+	size_t n;
+	unsigned seq;
+
+	if (start == 0)
+		return;
+	snprintf(pid_path, sizeof pid_path, "%s.%ld", out_path, (long)getpid());
+	if (strlen(pid_path) < sizeof out_path && earlier_image(pid_path, start))
+		memcpy(out_path, pid_path, strlen(pid_path) + 1);
+	else if (!earlier_image(out_path, start))
+		return;
+	n = strlen(out_path);
+	for (seq = 1; earlier_image(out_path, start) && seq < 1000000; seq++)
+		snprintf(out_path + n, sizeof out_path - n, ".%u", seq);
+}
+
+
 APROF_NOINSTR void aprof_writer_init(void)
 {
 	const char *p = aprof_env("APROF_OUT");
 
 	set_out_path(p != NULL ? p : "amon.out");
+	after_earlier_images();
 	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
 }
 
@@ -504,7 +590,7 @@ APROF_NOINSTR static void write_heap(struct out *o)
 /* ---- writing, dumps and control ------------------------------------------ */
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* one writer at a time */
-static unsigned dumps;                /* writes so far, for unique temporary names */
+static unsigned dumps;                /* temporary names made without getrandom */
 static int replaced_said;             /* notice_replaced has spoken */
 
 
@@ -520,7 +606,8 @@ APROF_NOINSTR static void notice_replaced(void)
 	struct stat st;
 	int fd;
 
-	if (replaced_said || (fd = open(out_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if (replaced_said ||
+	    (fd = open(out_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return;
 	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof h) == (ssize_t)sizeof h &&
 	    memcmp(h.magic, AMON_MAGIC, AMON_MAGIC_SIZE) == 0 && h.pid != (uint64_t)getpid() &&
@@ -541,13 +628,74 @@ APROF_NOINSTR static void report_failure(const char *what, int err)
 }
 
 
-/* Writes the whole file to a temporary name and renames it into place (write_lock held). */
+/*
+** Creates a temporary file beside out_path, its name TMP (PATH_MAX + 48
+** bytes), with a random suffix: a name another process knows in advance
+** (a planted file, a symbolic link) makes only another try, up to 100.
+** The descriptor, or -1 with errno set.
+*/
+APROF_NOINSTR static int create_temporary(char *tmp)
+{
+	uint64_t r;
+	int fd = -1, tries;
+
+	for (tries = 0; fd < 0 && tries < 100; tries++) {
+		if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			r = ((uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec) * 0x9E3779B97F4A7C15ull ^
+			    (uint64_t)getpid() << 32 ^ dumps++;
+		}
+		snprintf(tmp, PATH_MAX + 48, "%s.tmp.%016llx", out_path, (unsigned long long)r);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
+
+/*
+** Opens out_path when it is not a regular file: a character device
+** (APROF_OUT=/dev/null, /dev/stdout on a terminal) or a FIFO with a reader
+** is written in place, never replaced; a FIFO without one, a directory, a
+** socket or a block device is refused.  The descriptor, or -1 (said).
+*/
+APROF_NOINSTR static int open_in_place(const struct stat *st)
+{
+	int fd;
+
+	if (!S_ISCHR(st->st_mode) && !S_ISFIFO(st->st_mode)) {
+		aprof_say("cannot write %s: not a regular file, a character device or a FIFO; "
+			  "left as it is", out_path);
+		return -1;
+	}
+	/* Not blocking: a FIFO without a reader is refused (ENXIO) rather than waited on. */
+	fd = open(out_path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		report_failure(errno == ENXIO ? "a FIFO without a reader" : "cannot open", errno);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+
+/*
+** Writes the whole file (write_lock held): to a temporary name, synced to
+** the disk and renamed into place, so that neither a reader nor a crash of
+** the machine ever sees half of it; or in place, when out_path is not a
+** regular file (open_in_place).
+*/
 APROF_NOINSTR static int write_profile(void)
 {
 	char tmp[PATH_MAX + 48];
 	struct amon_header h;
+	struct stat st;
 	const struct aprof_thread *t;
 	uint32_t crc;
+	int in_place = stat(out_path, &st) == 0 && !S_ISREG(st.st_mode);
 
 	memset(&h, 0, sizeof h);
 	amon_header_stamp(&h);
@@ -556,10 +704,10 @@ APROF_NOINSTR static int write_profile(void)
 	h.total_ticks = aprof_clock_elapsed();
 	h.pid = (uint64_t)getpid();
 
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", out_path, (long)getpid(), dumps++);
-	out.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	out.fd = in_place ? open_in_place(&st) : create_temporary(tmp);
 	if (out.fd < 0) {
-		report_failure("cannot create temporary file", errno);
+		if (!in_place)
+			report_failure("cannot create temporary file", errno);
 		return -1;
 	}
 	out.error = 0;
@@ -576,15 +724,18 @@ APROF_NOINSTR static int write_profile(void)
 	crc = (uint32_t)out.crc;
 	out_bytes(&out, &crc, sizeof crc);
 	out_flush(&out);
+	if (!in_place && out.error == 0 && fsync(out.fd) != 0)
+		out.error = errno;
 	if (close(out.fd) != 0 && out.error == 0)
 		out.error = errno;
-	if (out.error == 0)
+	if (!in_place && out.error == 0)
 		notice_replaced();
-	if (out.error == 0 && rename(tmp, out_path) != 0)
+	if (!in_place && out.error == 0 && rename(tmp, out_path) != 0)
 		out.error = errno;
 	if (out.error != 0) {
 		report_failure("write failed", out.error);
-		unlink(tmp);
+		if (!in_place)
+			unlink(tmp);
 		return -1;
 	}
 	return 0;

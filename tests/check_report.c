@@ -104,7 +104,7 @@ static struct report_options brief_options(void)
 }
 
 
-/* A symspec list of the N plain NAMES (-p, -P, -q, -Q); never freed. */
+/* A symspec list of the N plain NAMES (-p, -P, -q, -Q), for symspec_free. */
 static struct symspec spec_of(const char *const *names, int n)
 {
 	struct symspec s = { NULL, 0 };
@@ -316,13 +316,14 @@ START_TEST(test_flat_filters)
 	check_lines(out, only_text);
 	free(out);
 
-	o.flat_only.n = 0;
+	symspec_free(&o.flat_only);
 	out = render(&o);
 	ck_assert_ptr_null(strchr(out, '\f'));
 	ck_assert_ptr_null(strstr(out, "work"));
 	ck_assert_ptr_nonnull(strstr(out, "\n  4.17      0.04     0.04        1    40.00   740.00"
 				     "  fib\n"));
 	free(out);
+	symspec_free(&o.flat_exclude);
 }
 END_TEST
 
@@ -350,7 +351,7 @@ START_TEST(test_graph_filters)
 	ck_assert_int_eq(count_char(out, '\f'), 1);
 	free(out);
 
-	o.graph_exclude.n = 0;
+	symspec_free(&o.graph_exclude);
 	o.graph_only = spec_of(only_names, 1);
 	out = render(&o);
 	ck_assert_ptr_nonnull(strstr(out, "\n                0.01    0.09       1/1           "
@@ -363,6 +364,7 @@ START_TEST(test_graph_filters)
 	ck_assert_ptr_nonnull(strstr(out, "\n   (7) even                    (8) odd            "
 				     "         (6) <cycle 1>\n"));
 	free(out);
+	symspec_free(&o.graph_only);
 }
 END_TEST
 
@@ -497,6 +499,7 @@ START_TEST(test_bytes)
 	out = render(&o);
 	check_lines(out, flat_text);
 	free(out);
+	symspec_free(&o.flat_only);
 
 	o = brief_options();
 	o.flat = 0;
@@ -642,6 +645,7 @@ START_TEST(test_symspec)
 	ck_assert(symspec_has(&s, "Stack::push(int)", "../src/stack.cc"));
 	ck_assert(!symspec_has(&s, "Stack::pop()", "../src/stack.cc"));
 	ck_assert(!symspec_has(NULL, "init", "src/main.c"));
+	symspec_free(&s);
 }
 END_TEST
 

@@ -45,6 +45,45 @@ cp "$good" "$WORK/v6.out"
 printf '\006' | dd of="$WORK/v6.out" bs=1 seek=8 conv=notrunc 2>/dev/null
 rejects "amon.out of an older version" "v6.out: amon.out version 6; this aprof reads version" \
 	"$exe" "$WORK/v6.out"
+# Checked before read: nothing is taken for a file before its header, end
+# record and seal say it is a profile.  Under a 200 MB address-space limit,
+# a sparse file of 256 MB, zero bytes (bad magic), or with a good header
+# and end record but holes between (checksum), and /dev/zero, which never
+# ends, are refused by what is wrong with them, not "out of memory".
+if ! sanitized "the memory limit (ASan reserves more address space than it allows)"; then
+	truncate -s 256M "$WORK/sparse-zero.out"
+	head -c 48 "$good" >"$WORK/sparse-sealed.out"
+	truncate -s 256M "$WORK/sparse-sealed.out"
+	tail -c 20 "$good" | dd of="$WORK/sparse-sealed.out" bs=1 seek=$((256 * 1024 * 1024 - 20)) \
+		conv=notrunc 2>/dev/null
+	limited() {
+		(ulimit -v 200000 && exec timeout 60 "$APROF_REAL" "$@")
+	}
+	APROF_REAL=$APROF
+	APROF=limited
+	rejects "sparse file of zeros, memory limited" "sparse-zero.out: not an amon.out file (bad magic)" \
+		"$exe" "$WORK/sparse-zero.out"
+	rejects "sparse file, sealed, memory limited" "sparse-sealed.out: checksum mismatch" \
+		"$exe" "$WORK/sparse-sealed.out"
+	rejects "/dev/zero, memory limited" "/dev/zero: not a regular file or a pipe" "$exe" /dev/zero
+	APROF=$APROF_REAL
+	rm -f "$WORK"/sparse-*.out
+fi
+# A profile through a pipe and a FIFO is read as it comes.
+status=0
+"$APROF" -b "$exe" /dev/stdin <"$good" >"$WORK/report" || status=$?
+expect_eq "profile on a redirected stdin: flat calls leaf" "$(flat_calls leaf)" 41
+cat "$good" | "$APROF" -b "$exe" /dev/stdin >"$WORK/report" || status=$?
+expect_eq "profile through a pipe: flat calls leaf" "$(flat_calls leaf)" 41
+mkfifo "$WORK/fifo"
+cat "$good" >"$WORK/fifo" &
+"$APROF" -b "$exe" "$WORK/fifo" >"$WORK/report" || status=$?
+wait
+expect_eq "profile through a FIFO: flat calls leaf" "$(flat_calls leaf)" 41
+expect_eq "profile through a pipe or a FIFO: exit status" "$status" 0
+printf 'not a profile at all' | "$APROF" -b "$exe" /dev/stdin >"$WORK/out" 2>"$WORK/err" || status=$?
+expect_eq "garbage through a pipe: one line" \
+	"$(grep -c 'stdin: not an amon.out file (bad magic)' "$WORK/err")/$(wc -l <"$WORK/err")" 1/1
 rejects "amon.out of another executable" "build-id differs" "$top_builddir/tests/s-shared" "$good"
 # A stripped executable falls back to its dynamic symbols, says so in one
 # line, and shows what no symbol names as an address in the executable.

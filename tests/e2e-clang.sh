@@ -7,6 +7,8 @@
 # (tests/s-clang.cc: virtual calls, a template, exceptions, which clang
 # leaves without exit hooks).  Skipped when there is no clang.
 . "$top_srcdir/tests/e2e-lib.sh"
+# Programs built here with the sanitized libaprof would need the sanitizers' flags too.
+if sanitized "programs built here against libaprof"; then exit 77; fi
 
 command -v clang >/dev/null && command -v clang++ >/dev/null || {
 	echo "skip: no clang (Debian package clang)"

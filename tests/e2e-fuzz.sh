@@ -11,15 +11,25 @@ fuzz="$top_builddir/tests/fuzz-amon"
 corpus=${APROF_FUZZ_CORPUS:-$WORK/corpus}
 mkdir -p "$corpus"
 
-# Real profiles: calls, recursion, mutual recursion, threads, heap.
+# Real profiles of every kind: calls, recursion, mutual recursion, a
+# shared library, threads, the heap (one thread and several, leaks), the
+# allocated types' sites (C++), and the sampling clock.
 n=0
-for name in s-calls s-mutual s-threads s-shared; do
+for name in s-calls s-mutual s-threads s-shared s-leaks s-heap-threads s-types s-sample; do
 	[ -x "$top_builddir/tests/$name" ] || continue
-	profile "$name"
+	if [ "$name" = s-leaks ]; then # it leaks on purpose: no LeakSanitizer report wanted
+		(cd "$WORK" && APROF_OUT="$WORK/amon.out" ASAN_OPTIONS=detect_leaks=0 \
+			"$top_builddir/tests/$name" >"$WORK/stdout")
+	elif [ "$name" = s-sample ]; then
+		(cd "$WORK" && APROF_CLOCK=sample APROF_OUT="$WORK/amon.out" \
+			"$top_builddir/tests/$name" >"$WORK/stdout")
+	else
+		profile "$name"
+	fi
 	cp "$WORK/amon.out" "$corpus/$name.amon"
 	n=$((n + 1))
 done
-expect_eq "seed profiles" "$n" 4
+expect_eq "seed profiles" "$n" 8
 [ -n "${APROF_FUZZ_CORPUS:-}" ] && finish && exit 0
 if [ ! -x "$fuzz" ]; then
 	echo "SKIP: tests/fuzz-amon not built (needs clang with libFuzzer)"

@@ -6,6 +6,8 @@
 # that -laprof links the hooks' common case into the program
 # (libaprof_hooks.a) and loads libaprof.so.0 for the rest.
 . "$top_srcdir/tests/e2e-lib.sh"
+# Programs built here with the sanitized libaprof would need the sanitizers' flags too.
+if sanitized "programs built here against libaprof"; then exit 77; fi
 
 stage="$WORK/stage"
 # The test runs inside make check: a make of its own, without the jobserver

@@ -15,6 +15,15 @@ profile() {
 	(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$prog" "$@" >"$WORK/stdout")
 }
 
+# sanitized WHY: true, saying that what follows is skipped and WHY, in a
+# build configured --enable-sanitizers (make check-asan), where ASan's
+# malloc comes before libaprof's and the sanitized libaprof needs ASan's
+# runtime loaded first.
+sanitized() {
+	[ "${APROF_SANITIZED:-}" = 1 ] || return 1
+	echo "skipped under the sanitizers: $*"
+}
+
 # fail MESSAGE: record a failed check and say which.
 fail() {
 	echo "FAIL: $*" >&2

@@ -13,6 +13,8 @@
 # and a program whose copy is of another version than libaprof.so.0 is
 # refused at start-up.
 . "$top_srcdir/tests/e2e-lib.sh"
+# Programs built here with the sanitized libaprof would need the sanitizers' flags too.
+if sanitized "programs built here against libaprof"; then exit 77; fi
 
 # The build's runtime, laid out as make install lays it out.
 lib="$WORK/lib"

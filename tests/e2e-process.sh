@@ -4,7 +4,9 @@
 # the child's in amon.out.<pid>, holding only what the child did after the
 # fork; also when the child then execs /bin/true (written before the exec).
 # exec (tests/s-exec.c): the image's profile is written before each of the
-# exec family replaces it.  exit from depth 50 (tests/s-exit.c): exit(),
+# exec family replaces it, and the next image of the process, writing to
+# the same path, adds a sequence number.  daemon (tests/s-daemon.c): the
+# parent's profile and the child's.  exit from depth 50 (tests/s-exit.c): exit(),
 # _exit() and _Exit() with 51 activations open still write amon.out.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -70,6 +72,55 @@ for how in execv execve execl execle execlp execvp; do
 	expect_eq "$how: second: flat calls stage_one" "$(flat_calls stage_one)" ""
 	expect_eq "$how: second: flat calls main" "$(flat_calls main)" 1
 done
+
+# Each image of one process keeps its profile: with APROF_OUT as it was,
+# the image exec'd writes amon.out.1, the one it execs amon.out.2.
+for how in execv execl; do
+	rm -f "$WORK"/amon.out*
+	profile s-exec $how -
+	expect_eq "$how, same path: files" "$(cd "$WORK" && ls amon.out* | tr '\n' ' ')" \
+		"amon.out amon.out.1 "
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report" || fail "$how, same path: first image"
+	expect_eq "$how, same path: first: flat calls stage_one" "$(flat_calls stage_one)" 4
+	"$APROF" -b "$exe" "$WORK/amon.out.1" >"$WORK/report" || fail "$how, same path: second image"
+	expect_eq "$how, same path: second: flat calls stage_two" "$(flat_calls stage_two)" 6
+	expect_eq "$how, same path: second: flat calls stage_one" "$(flat_calls stage_one)" ""
+done
+rm -f "$WORK"/amon.out*
+profile s-exec execl twice
+expect_eq "three images: files" "$(cd "$WORK" && ls amon.out* | tr '\n' ' ')" \
+	"amon.out amon.out.1 amon.out.2 "
+for f in "amon.out stage_one 4" "amon.out.1 stage_two 1" "amon.out.2 stage_two 2"; do
+	set -- $f
+	"$APROF" -b "$exe" "$WORK/$1" >"$WORK/report" || fail "three images: $1"
+	expect_eq "three images: $1: flat calls $2" "$(flat_calls "$2")" "$3"
+done
+
+# daemon(3): the parent's profile (written before glibc's daemon leaves
+# through its own _exit) and the child's, in amon.out.<pid>.
+exe="$top_builddir/tests/s-daemon"
+rm -f "$WORK"/amon.out*
+profile s-daemon
+i=0
+until pid=$(sed -n 's/^child \([0-9][0-9]*\)$/\1/p' "$WORK/stdout") && [ -n "$pid" ] &&
+	[ -f "$WORK/amon.out.$pid" ] || [ $i -ge 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -f "$WORK/amon.out" ]; then
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	expect_eq "daemon: parent: flat calls before_daemon" "$(flat_calls before_daemon)" 3
+	expect_eq "daemon: parent: flat calls child_work" "$(flat_calls child_work)" ""
+else
+	fail "daemon: no profile of the parent"
+fi
+if [ -n "$pid" ] && [ -f "$WORK/amon.out.$pid" ]; then
+	"$APROF" -b "$exe" "$WORK/amon.out.$pid" >"$WORK/report"
+	expect_eq "daemon: child: flat calls child_work" "$(flat_calls child_work)" 5
+	expect_eq "daemon: child: flat calls before_daemon" "$(flat_calls before_daemon)" ""
+else
+	fail "daemon: no profile of the child"
+fi
 
 # exit, _exit and _Exit 51 activations deep (main, down x 50 ... leave).
 exe="$top_builddir/tests/s-exit"

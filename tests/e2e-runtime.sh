@@ -2,7 +2,7 @@
 # e2e-runtime.sh -- properties of libaprof itself: only the hooks (and what
 # a program's own copy of them reaches: its entries and the thread-local
 # block, APROF_ENTRY in runtime/internal.h), the malloc family, the exits it
-# watches (exec family, _exit, longjmp family, __cxa_begin_catch) and
+# watches (exec family, _exit, daemon, longjmp family, __cxa_begin_catch) and
 # <aprof.h> are exported, the runtime never calls its own hooks (even built
 # with -finstrument-functions), amon.out lands where APROF_OUT says (nothing
 # left behind), threads are merged exactly, and hooks before the runtime
@@ -18,7 +18,7 @@ __longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
 aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v aprof_enter_watched_counted_$v \
 aprof_enter_watched_sampled_$v aprof_hooks_enter_$v aprof_hooks_exit_$v aprof_hooks_text_$v \
 aprof_leave_slow_$v aprof_leave_watched_counted_$v aprof_leave_watched_sampled_$v \
-aprof_restart aprof_set_autosave aprof_stop aprof_tls calloc execl execle \
+aprof_restart aprof_set_autosave aprof_stop aprof_tls calloc daemon execl execle \
 execlp execv execve execvp execvpe fexecve free longjmp \
 malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine

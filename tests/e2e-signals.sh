@@ -57,7 +57,11 @@ for clock in counter sample; do
 	contexts "$exe" "$WORK/amon.out"
 	expect_eq "writer: context main > leaf_alloc" "$(context_row 'main > leaf_alloc')" "2000+0"
 	echo "run $run: handler ran $fired times: $(flat_calls on_alarm) in the profile, $dropped hook calls dropped"
-	if [ "${dropped:-0}" -gt 0 ]; then echo "ok: handler runs passed through"; else fail "writer: no hook dropped"; fi
+	if [ "${dropped:-0}" -gt 0 ]; then
+		echo "ok: handler runs passed through"
+	elif ! sanitized "a handler's run passed through (it needs libaprof's malloc)"; then
+		fail "writer: no hook dropped"
+	fi
 	expect_eq "writer: dropped hook calls come in pairs" "$((dropped % 2))" 0
 	expect_eq "writer: unmatched" "$(thread_field s-alarm unmatched)" 0
 	expect_eq "writer: resyncs" "$(thread_field s-alarm resyncs)" 0

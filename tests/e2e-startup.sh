@@ -32,6 +32,7 @@ for name in $names; do
 	sig=$(signum "SIG$name")
 	case $name in
 	KILL | STOP) want=1 ;; # cannot be caught: said
+	SEGV | BUS | FPE | ILL | ABRT | TRAP) want=1 ;; # a fault's: said
 	*) want=0 ;;
 	esac
 	for v in "$name" "SIG$name" "$sig"; do
@@ -54,6 +55,25 @@ for v in TERM sigint RTMIN+2 SIGRTMAX-1 USR1; do
 	"$APROF" -b "$exe" "$WORK/snap/amon.out" >"$WORK/report"
 	expect_eq "APROF_DUMP_SIGNAL=$v: flat calls work" "$(flat_calls work)" 12
 done
+
+# A fault's signal is refused as a dump signal, in one line; a real fault
+# then ends the process once, as a crash (128 + SIGSEGV), with the profile
+# of the 5 calls before it, instead of returning to the fault forever.
+for v in SEGV BUS FPE ILL ABRT TRAP; do
+	run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL="$v" "$exe" 0 || true
+	expect_eq "APROF_DUMP_SIGNAL=$v: refused in one line" \
+		"$(grep -c "^aprof: APROF_DUMP_SIGNAL=$v: .*a fault's signal" "$WORK/err")/$(wc -l <"$WORK/err")" 1/1
+done
+status=0
+run "$WORK/stdout" "$WORK/err" APROF_DUMP_SIGNAL=SEGV ASAN_OPTIONS=handle_segv=0 timeout 60 "$exe" 0 fault ||
+	status=$?
+expect_eq "APROF_DUMP_SIGNAL=SEGV, a real fault: killed by it" "$status" $((128 + $(signum SEGV)))
+if [ -f "$WORK/amon.out" ]; then
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	expect_eq "APROF_DUMP_SIGNAL=SEGV, a real fault: flat calls work" "$(flat_calls work)" 5
+else
+	fail "APROF_DUMP_SIGNAL=SEGV, a real fault: no profile"
+fi
 
 # Malformed values: one line each, naming the variable and its value.
 for v in APROF_CLOCK=bogus APROF_HEAP=2 APROF_DUMP_SIGNAL=FOO APROF_DUMP_SIGNAL=RTMIN+99 \

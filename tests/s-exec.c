@@ -4,7 +4,9 @@
 ** execve, execl, execle, execlp or execvp) with "s-exec second", which calls
 ** stage_two 6 times and exits.  The first image's profile must be written
 ** before the exec (stage_one 4, no stage_two); the second's goes to OUT2
-** (stage_two 6, no stage_one).
+** (stage_two 6, no stage_one).  OUT2 "-" leaves APROF_OUT as it is, and
+** "twice" makes the second image call stage_two once and exec a third,
+** which calls it twice.
 */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -37,17 +39,24 @@ int main(int argc, char **argv)
 	const char *how;
 	int i;
 
-	if (argc == 2 && strcmp(argv[1], "second") == 0) {
-		for (i = 0; i < 6; i++)
+	if (argc >= 2 && strcmp(argv[1], "second") == 0) {
+		int third = argc == 3 && strcmp(argv[2], "third") == 0;
+
+		for (i = 0; i < (argc == 2 ? 6 : third ? 2 : 1); i++)
 			stage_two();
+		if (argc == 3 && !third)
+			execl(self, argv[0], "second", "third", (char *)NULL);
 		return 0;
 	}
 	if (argc != 3)
 		return 2;
 	for (i = 0; i < 4; i++)
 		stage_one();
-	if (setenv("APROF_OUT", argv[2], 1) != 0)
+	if (strcmp(argv[2], "-") != 0 && strcmp(argv[2], "twice") != 0 &&
+	    setenv("APROF_OUT", argv[2], 1) != 0)
 		return 2;
+	if (strcmp(argv[2], "twice") == 0)
+		execl(self, argv[0], "second", "again", (char *)NULL);
 	fflush(stdout);
 	how = argv[1];
 	if (strcmp(how, "execv") == 0)

@@ -4,7 +4,8 @@
 ** calls work() 7 more times and prints "after".  With "own" (argv[2]) the
 ** program handles SIG itself first and prints "handled"; with "wait" it
 ** prints "ready" and reads a line of stdin before it goes on, so another
-** process can write the same amon.out meanwhile.
+** process can write the same amon.out meanwhile; with "fault" it writes
+** to an address never mapped after the 5 calls, a real SIGSEGV.
 */
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 
 static volatile int sink;
+/* An address in the first page, never mapped; not null, which UBSan would stop at first. */
+static int *volatile nowhere = (int *)16;
 
 void work(void);
 void on_signal(int sig);
@@ -48,6 +51,8 @@ int main(int argc, char **argv)
 		work();
 	if (sig != 0)
 		raise(sig);
+	if (strcmp(mode, "fault") == 0)
+		*nowhere = 0;
 	if (sink < 0)
 		printf("handled\n");
 	for (i = 0; i < 7; i++)
