@@ -8,6 +8,11 @@
 # tests/s-bigframe.c and tests/s-sigjump.c: the hard cases of landing.
 . "$top_srcdir/tests/e2e-lib.sh"
 
+# Sampling (the default) 10,000 times a second: main's 50 ms of spinning
+# after the jumps against bail's few microseconds.
+APROF_HZ=10000
+export APROF_HZ
+
 exe="$top_builddir/tests/s-longjmp"
 for how in longjmp siglongjmp; do
 	if [ $how = longjmp ]; then profile s-longjmp; else profile s-longjmp sig; fi
