@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "aprof/amon_read.h"
-#include "aprof/costs.h"
-#include "aprof/profile.h"
+#include "aprof/read/amon_read.h"
+#include "aprof/model/hookcosts.h"
+#include "aprof/model/profile.h"
 #include "runtime/cost.h"
 #include "tests/check_aprof.h"
 
@@ -162,7 +162,7 @@ END_TEST
 
 
 /*
-** The runtime's own cost (aprof/amon_read.c): the calibration scaled by the
+** The runtime's own cost (aprof/model/hookcosts.c): the calibration scaled by the
 ** CPU's speed in the run (empty probes 30 per entry probe against 20 at
 ** calibration: k = 1.5), plus what the in-run probes found beyond the
 ** calibrated probes, scaled alike; the heap's probes less an empty one.

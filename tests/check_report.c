@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aprof/blurbs.h"
-#include "aprof/report.h"
+#include "aprof/report/blurbs.h"
+#include "aprof/report/gprof.h"
 #include "tests/check_aprof.h"
 
 enum { MAIN, WORK, FIB, EVEN, ODD, SHARED, A, B, UNUSED, NPROCS };
