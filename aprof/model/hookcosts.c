@@ -22,9 +22,9 @@ static double probe_mean(uint64_t total, uint64_t n)
 ** most PROBE_BOUND times its calibrated cost; probes that say otherwise are
 ** not used.  A probe the scheduler interrupted on a busy machine times the
 ** interruption too (a timeslice, millions of ticks): one such among a
-** hundred made the mean, and the cost taken off every context, 500 us a
-** call, and every context was charged 0 (seen with make check beside a busy
-** loop).
+** hundred can make the mean, and the cost taken off every context, larger
+** than any context's own time, so that every context is charged 0
+** (benchmarks/CHOICES.md, "Probe bounds").
 */
 #define PROBE_BOUND 4.0
 

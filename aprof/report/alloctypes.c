@@ -1,5 +1,5 @@
 /*
-** alloctypes.c -- --types.  Where a C++ type shows (shared/reference/types.md):
+** alloctypes.c -- --types.  Where a C++ type shows:
 ** the containers' allocations are made under an allocator routine named for
 ** the element or node type (std::__new_allocator<T>::allocate), so the
 ** context's running routine tells it; new T(args) is charged to its caller

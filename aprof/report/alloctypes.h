@@ -2,8 +2,9 @@
 ** alloctypes.h -- --types: what the heap allocations were, by C++ type, from the
 ** routines in each allocating context and the constructor candidates the
 ** runtime noted after each allocation (runtime/types.h), confirmed by DWARF
-** sizes (typeinfo.h).  The idea and its limits: the type-preserving heap
-** profiler for C++ (shared/papers), with no source change.
+** sizes (typeinfo.h).  The idea and its limits: Mihalicza, Porkolab and
+** Gabor, "Type-preserving heap profiler for C++", here with no source
+** change.
 */
 #ifndef APROF_REPORT_ALLOCTYPES_H
 #define APROF_REPORT_ALLOCTYPES_H
