@@ -140,14 +140,19 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 }
 
 
-/* A part of the pprof export: D's contexts, P their profile in --metric, TI their types. */
+/*
+** A part of the pprof export: D's contexts, P their profile in --metric, TI
+** their types.  *TIME is the profile in time built for it when P is in
+** another metric (the caller frees it), else NULL.
+*/
 static struct pprof_part pprof_part(const struct amon_data *d, const struct profile *p,
-				    const struct typeinfo *ti, int base)
+				    const struct typeinfo *ti, int base, struct profile **time)
 {
 	struct pprof_part x = { d, p, p, ti, base };
 
-	if (p->metric != PROF_TIME)
-		x.time = profile_build(d, p->syms, PROF_TIME);
+	*time = p->metric != PROF_TIME ? profile_build(d, p->syms, PROF_TIME) : NULL;
+	if (*time != NULL)
+		x.time = *time;
 	return x;
 }
 
@@ -165,6 +170,12 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 {
 	int n = old_d != NULL ? 2 : o->namon, k;
 	struct pprof_part *parts = xmalloc((size_t)n * sizeof parts[0]);
+	/* What is built here for each part, freed after the write (NULL: none). */
+	struct amon_data **runs = xcalloc((size_t)n, sizeof runs[0]);
+	struct amon_data **sels = xcalloc((size_t)n, sizeof sels[0]);
+	struct symbols **syms = xcalloc((size_t)n, sizeof syms[0]);
+	struct profile **profs = xcalloc((size_t)n, sizeof profs[0]);
+	struct profile **times = xcalloc((size_t)n, sizeof times[0]);
 	struct typeinfo *ti = (d->heap.flags & AMON_HEAP_ON) ? typeinfo_load(d, o->exe) : NULL;
 	struct typeinfo *old_ti = NULL;
 	struct pprof_options po = { o->metric, o->report.threshold, o->cycles, 0 };
@@ -177,20 +188,34 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 	if (old_d != NULL) {
 		if (old_d->heap.flags & AMON_HEAP_ON)
 			old_ti = typeinfo_load(old_d, o->diff_exe != NULL ? o->diff_exe : o->exe);
-		parts[0] = pprof_part(d, p, ti, 0);
-		parts[1] = pprof_part(old_d, old_p, old_ti, 1);
+		parts[0] = pprof_part(d, p, ti, 0, &times[0]);
+		parts[1] = pprof_part(old_d, old_p, old_ti, 1, &times[1]);
 	} else if (n == 1) {
-		parts[0] = pprof_part(d, p, ti, 0);
+		parts[0] = pprof_part(d, p, ti, 0, &times[0]);
 	} else {
 		for (k = 0; k < n; k++) {
-			struct amon_data *run = read_profile(o->amon[k]);
-			struct symbols *s = symbols_load(run, o->exe, o->demangle);
-			struct amon_data *sel = select_contexts(run, s, &o->select);
-
-			parts[k] = pprof_part(sel, profile_build(sel, s, o->metric), ti, 0);
+			runs[k] = read_profile(o->amon[k]);
+			syms[k] = symbols_load(runs[k], o->exe, o->demangle);
+			sels[k] = select_contexts(runs[k], syms[k], &o->select);
+			profs[k] = profile_build(sels[k], syms[k], o->metric);
+			parts[k] = pprof_part(sels[k], profs[k], ti, 0, &times[k]);
 		}
 	}
 	pprof_write(out, parts, n, &po);
+	for (k = 0; k < n; k++) {
+		profile_free(times[k]);
+		profile_free(profs[k]);
+		if (runs[k] != NULL) {
+			select_free(sels[k], runs[k]);
+			symbols_free(syms[k]);
+			amon_free(runs[k]);
+		}
+	}
+	free(times);
+	free(profs);
+	free(syms);
+	free(sels);
+	free(runs);
 	free(parts);
 	typeinfo_free(old_ti);
 	typeinfo_free(ti);
