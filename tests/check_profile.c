@@ -50,7 +50,7 @@ static void setup(void)
 	static struct amon_module_info module = { 0, 0x1000, 0x6000, NULL, 0, (char *)"x", 1 };
 	static struct amon_thread_info thread;
 	static struct amon_data data;
-	static struct symbols symbols = { syms, 5, NULL };
+	static struct symbols symbols = { syms, 5, NULL, NULL };
 
 	thread.ncontexts = sizeof contexts / sizeof contexts[0];
 	thread.contexts = contexts;
