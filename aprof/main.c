@@ -4,7 +4,7 @@
 ** profiling").  The pipeline, a stage per folder, as gprof's main:
 **
 **   options_parse                       the command line (options.c)
-**   read/   amon_read, costs_apply      each amon.out, less the hooks' cost
+**   read/   amon_read, hookcosts_apply      each amon.out, less the hooks' cost
 **           (several: sum_profiles)     in model/, added context by context
 **           symbols_load                the executable's routines (libbfd)
 **   model/  select_contexts             -F, -E, --elide
@@ -63,7 +63,7 @@ static struct amon_data *read_profile(const char *path)
 {
 	struct amon_data *d = amon_read(path);
 
-	costs_apply(d);
+	hookcosts_apply(d);
 	return d;
 }
 
@@ -128,14 +128,14 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 		       const struct symbols *syms, const struct profile *p)
 {
 	struct typeinfo *ti = NULL;
-	struct types_table *t = NULL;
+	struct alloctypes_table *t = NULL;
 
 	if (d->heap.flags & AMON_HEAP_ON) {
 		ti = typeinfo_load(d, o->exe);
-		t = types_build(d, syms, ti, -1);
+		t = alloctypes_build(d, syms, ti, -1);
 	}
 	json_write(out, o->exe, d, p, t);
-	types_free(t);
+	alloctypes_free(t);
 	typeinfo_free(ti);
 }
 
@@ -226,10 +226,10 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 static void print_types(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct symbols *syms, const struct typeinfo *ti, int thread)
 {
-	struct types_table *t = types_build(d, syms, ti, thread);
+	struct alloctypes_table *t = alloctypes_build(d, syms, ti, thread);
 
-	types_print(out, t, d, syms, o->report.brief);
-	types_free(t);
+	alloctypes_print(out, t, d, syms, o->report.brief);
+	alloctypes_free(t);
 }
 
 
@@ -240,7 +240,7 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	struct typeinfo *ti = NULL;
 	int k;
 
-	if (threads_notes(out, data) > 0)
+	if (perthread_notes(out, data) > 0)
 		fputc('\n', out);
 	if (o->report.flat || o->report.graph)
 		report_gprof(out, prof, &o->report);
@@ -260,7 +260,7 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	}
 	if (o->threads) {
 		new_page(out, o);
-		threads_print(out, data, syms, o->metric, &o->report);
+		perthread_print(out, data, syms, o->metric, &o->report);
 		for (k = 0; o->types && k < data->nthreads; k++) {
 			fprintf(out, "\nThread %d (tid %" PRIu64 "%s%s):\n", k + 1,
 				data->threads[k].tid, data->threads[k].name[0] ? ", " : "",

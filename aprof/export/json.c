@@ -209,7 +209,7 @@ static size_t context_index(const struct amon_data *d, const struct amon_context
 
 
 /* The rows of --types (alloctypes.h), the unknown one with "type": null. */
-static void put_types(FILE *out, const struct amon_data *d, const struct types_table *tt)
+static void put_types(FILE *out, const struct amon_data *d, const struct alloctypes_table *tt)
 {
 	size_t i;
 	int k;
@@ -236,7 +236,7 @@ static void put_types(FILE *out, const struct amon_data *d, const struct types_t
 
 
 void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
-		const struct types_table *types)
+		const struct alloctypes_table *types)
 {
 	fputs("{\"format\":\"aprof\",\"version\":1,\n", out);
 	put_metadata(out, exe, d, p);

@@ -20,6 +20,6 @@
 ** bytes or allocations.
 */
 void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
-		const struct types_table *types);
+		const struct alloctypes_table *types);
 
 #endif /* APROF_EXPORT_JSON_H */

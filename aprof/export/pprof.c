@@ -412,17 +412,17 @@ static void context_samples(pb_profile *pb, struct sampling *g,
 {
 	int64_t v[V_N] = { (int64_t)c->calls, ns, (int64_t)c->allocs, (int64_t)c->alloc_bytes,
 			   (int64_t)c->peak_bytes, (int64_t)(c->alloc_bytes - c->free_bytes) };
-	struct types_table *tt;
+	struct alloctypes_table *tt;
 	size_t i;
 
 	if (g->nv == V_OBJECTS || c->allocs == 0 || g->x->p->syms == NULL) {
 		add_sample(pb, g, c, v, NULL);
 		return;
 	}
-	tt = types_context(g->x->d, g->x->p->syms, g->x->ti, c);
+	tt = alloctypes_context(g->x->d, g->x->p->syms, g->x->ti, c);
 	if (tt->n == 0 || (tt->n == 1 && tt->rows[0].name == NULL)) {
 		add_sample(pb, g, c, v, NULL);
-		types_free(tt);
+		alloctypes_free(tt);
 		return;
 	}
 	for (i = 0; i < tt->n; i++) {
@@ -442,7 +442,7 @@ static void context_samples(pb_profile *pb, struct sampling *g,
 			v[j] -= w[j];
 		add_sample(pb, g, c, w, r->name);
 	}
-	types_free(tt);
+	alloctypes_free(tt);
 }
 
 

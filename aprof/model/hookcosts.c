@@ -78,7 +78,7 @@ static uint64_t charged_ticks(const struct amon_context_info *c, const struct am
 }
 
 
-void costs_apply(struct amon_data *d)
+void hookcosts_apply(struct amon_data *d)
 {
 	struct amon_each e = AMON_EACH(d);
 	struct amon_context_info *c;

@@ -21,6 +21,6 @@ void amon_own_costs(const struct amon_thread *th, struct amon_thread_info *ti);
 ** thread): D then holds the ticks charged, and no events left to charge.
 ** Once per profile, before any other stage.
 */
-void costs_apply(struct amon_data *d);
+void hookcosts_apply(struct amon_data *d);
 
 #endif /* APROF_MODEL_HOOKCOSTS_H */

@@ -25,7 +25,7 @@ struct amon_context_info {
 	uint32_t depth;            /* n */
 	uint64_t calls, rec;       /* entries by non-recursive calls; direct recursive calls */
 	uint64_t ticks;            /* clock ticks charged while current: as written, the
-				      runtime's own included, until costs_apply takes it off */
+				      runtime's own included, until hookcosts_apply takes it off */
 	uint64_t events;           /* intervals in ticks that ended in an entry hook */
 	const uint64_t *history;   /* depth entries: address | AMON_MARK */
 	uint64_t allocs, alloc_bytes;          /* heap allocations made while current */
@@ -51,7 +51,8 @@ struct amon_thread_info {
 	struct amon_thread record; /* as written: the hooks' costs, calibrated and probed */
 	double entry_cost;         /* the runtime's own ticks taken off per interval ending in */
 	double exit_cost;          /* an entry, in an exit, */
-	double heap_cost;          /* and per heap-tracking call (hookcosts.h); 0 until costs_apply */
+	double heap_cost;          /* and per heap-tracking call (hookcosts.h); 0 until
+				      hookcosts_apply */
 	uint64_t probes[3];        /* entries, exits and heap-tracking calls timed in the run */
 	size_t ncontexts;
 	struct amon_context_info *contexts;

@@ -153,7 +153,7 @@ static char *site_type(const struct amon_type_site *s, const struct amon_data *d
 
 
 /* The row of type NAME (NULL: unknown) in T, made if new; takes NAME. */
-static struct types_row *row_of(struct types_table *t, char *name)
+static struct types_row *row_of(struct alloctypes_table *t, char *name)
 {
 	size_t i;
 
@@ -171,7 +171,7 @@ static struct types_row *row_of(struct types_table *t, char *name)
 
 
 /* Charges C's ALLOCS and BYTES (of its KEPT and PEAK) to type NAME (taken), SHARED if a part. */
-static void charge(struct types_table *t, char *name, const struct amon_context_info *c,
+static void charge(struct alloctypes_table *t, char *name, const struct amon_context_info *c,
 		   uint64_t allocs, uint64_t bytes, uint64_t kept, uint64_t peak, int shared)
 {
 	struct types_row *r;
@@ -205,7 +205,7 @@ static uint64_t share(uint64_t v, uint64_t part, uint64_t whole)
 
 
 /* Charges context C of D to its types in T. */
-static void charge_context(struct types_table *t, const struct amon_context_info *c,
+static void charge_context(struct alloctypes_table *t, const struct amon_context_info *c,
 			   const struct amon_data *d, const struct symbols *syms,
 			   const struct typeinfo *ti)
 {
@@ -258,10 +258,10 @@ static int row_cmp(const void *a, const void *b)
 }
 
 
-struct types_table *types_build(const struct amon_data *d, const struct symbols *syms,
+struct alloctypes_table *alloctypes_build(const struct amon_data *d, const struct symbols *syms,
 				const struct typeinfo *ti, int thread)
 {
-	struct types_table *t = xcalloc(1, sizeof *t);
+	struct alloctypes_table *t = xcalloc(1, sizeof *t);
 	size_t i;
 	int k;
 
@@ -279,10 +279,10 @@ struct types_table *types_build(const struct amon_data *d, const struct symbols 
 }
 
 
-struct types_table *types_context(const struct amon_data *d, const struct symbols *syms,
+struct alloctypes_table *alloctypes_context(const struct amon_data *d, const struct symbols *syms,
 				  const struct typeinfo *ti, const struct amon_context_info *c)
 {
-	struct types_table *t = xcalloc(1, sizeof *t);
+	struct alloctypes_table *t = xcalloc(1, sizeof *t);
 
 	t->bytes = c->alloc_bytes;
 	charge_context(t, c, d, syms, ti);
@@ -323,7 +323,7 @@ static void print_path(FILE *out, const struct types_path *p, const struct amon_
 }
 
 
-void types_print(FILE *out, const struct types_table *t, const struct amon_data *d,
+void alloctypes_print(FILE *out, const struct alloctypes_table *t, const struct amon_data *d,
 		 const struct symbols *syms, int brief)
 {
 	size_t i;
@@ -357,7 +357,7 @@ void types_print(FILE *out, const struct types_table *t, const struct amon_data 
 }
 
 
-void types_free(struct types_table *t)
+void alloctypes_free(struct alloctypes_table *t)
 {
 	size_t i;
 

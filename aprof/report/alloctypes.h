@@ -39,7 +39,7 @@ struct types_row {
 };
 
 /* The table: rows by bytes, largest first, the unknown row last. */
-struct types_table {
+struct alloctypes_table {
 	struct types_row *rows;
 	size_t n;
 	uint64_t bytes;             /* all bytes allocated */
@@ -55,21 +55,21 @@ struct types_table {
 ** allocated (sizeof(T), n x sizeof(T), plus an array cookie), or T::T if
 ** DWARF does not know T.  The rest is unknown.
 */
-struct types_table *types_build(const struct amon_data *d, const struct symbols *syms,
+struct alloctypes_table *alloctypes_build(const struct amon_data *d, const struct symbols *syms,
 				const struct typeinfo *ti, int thread);
 
 /*
-** The table of context C of D alone (types_build's rules): the types it
+** The table of context C of D alone (alloctypes_build's rules): the types it
 ** allocated, in the order found, the unknown row last if any.  The pprof
-** export's type labels.  Free with types_free.
+** export's type labels.  Free with alloctypes_free.
 */
-struct types_table *types_context(const struct amon_data *d, const struct symbols *syms,
+struct alloctypes_table *alloctypes_context(const struct amon_data *d, const struct symbols *syms,
 				  const struct typeinfo *ti, const struct amon_context_info *c);
 
 /* Prints the --types table of T on OUT; BRIEF leaves out the explanation. */
-void types_print(FILE *out, const struct types_table *t, const struct amon_data *d,
+void alloctypes_print(FILE *out, const struct alloctypes_table *t, const struct amon_data *d,
 		 const struct symbols *syms, int brief);
 
-void types_free(struct types_table *t);
+void alloctypes_free(struct alloctypes_table *t);
 
 #endif /* APROF_REPORT_ALLOCTYPES_H */

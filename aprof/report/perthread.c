@@ -11,7 +11,7 @@
 #include "aprof/util.h"
 
 
-int threads_notes(FILE *out, const struct amon_data *d)
+int perthread_notes(FILE *out, const struct amon_data *d)
 {
 	uint64_t resyncs = 0, dropped = 0, unmatched = 0, incomplete = 0;
 	int t, lines = 0;
@@ -39,7 +39,7 @@ int threads_notes(FILE *out, const struct amon_data *d)
 }
 
 
-void threads_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
+void perthread_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
 		   enum prof_metric metric, const struct report_options *o)
 {
 	struct profile **p = xcalloc((size_t)d->nthreads, sizeof p[0]);

@@ -20,14 +20,14 @@
 ** exits that matched no entry, and threads that ran out of memory.
 ** Returns the number of lines printed.
 */
-int threads_notes(FILE *out, const struct amon_data *d);
+int perthread_notes(FILE *out, const struct amon_data *d);
 
 /*
 ** --threads: a table of the threads (tid, name, contexts, calls, the
 ** metric's total, resyncs, dropped), then each thread's own flat profile
 ** in METRIC, with the options of O.
 */
-void threads_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
+void perthread_print(FILE *out, const struct amon_data *d, const struct symbols *syms,
 		   enum prof_metric metric, const struct report_options *o);
 
 #endif /* APROF_REPORT_PERTHREAD_H */
