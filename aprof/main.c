@@ -1,414 +1,51 @@
 /*
 ** main.c -- aprof: read amon.out and print gprof-format reports whose times
 ** are exact per context (J. M. Spivey, "Fast, accurate call graph
-** profiling").  The pipeline, one stage per module, as gprof's main:
-** options -> amon_read (several files: sum_profiles) -> symbols_load ->
-** select_contexts -> profile_build -> reports or an export.  Every stage
-** after the selection reads its filtered contexts.
+** profiling").  The pipeline, a stage per folder, as gprof's main:
+**
+**   options_parse                       the command line (options.c)
+**   read/   amon_read, hookcosts_apply      each amon.out, less the hooks' cost
+**           (several: sum_profiles)     in model/, added context by context
+**           symbols_load                the executable's routines (libbfd)
+**   model/  select_contexts             -F, -E, --elide
+**           profile_build               charged to routines and arcs
+**   report/ or export/                  the reports --format=gprof prints,
+**                                       or another tool's format
+**
+** Every stage after the selection reads its filtered contexts.
 */
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "aprof/amon_read.h"
-#include "aprof/amon_write.h"
-#include "aprof/callgrind.h"
-#include "aprof/contexts.h"
-#include "aprof/costs.h"
-#include "aprof/diff.h"
-#include "aprof/dot.h"
-#include "aprof/folded.h"
-#include "aprof/json.h"
-#include "aprof/mprof.h"
-#include "aprof/pprof.h"
-#include "aprof/profile.h"
-#include "aprof/report.h"
-#include "aprof/select.h"
-#include "aprof/stats.h"
-#include "aprof/sum.h"
-#include "aprof/symbols.h"
-#include "aprof/threads.h"
-#include "aprof/traversals.h"
-#include "aprof/typeinfo.h"
-#include "aprof/types.h"
+#include "aprof/read/amon_read.h"
+#include "aprof/read/symbols.h"
+#include "aprof/read/typeinfo.h"
+#include "aprof/model/hookcosts.h"
+#include "aprof/model/profile.h"
+#include "aprof/model/select.h"
+#include "aprof/model/sum.h"
+#include "aprof/model/traversals.h"
+#include "aprof/report/alloctypes.h"
+#include "aprof/report/contexts.h"
+#include "aprof/report/diff.h"
+#include "aprof/report/gprof.h"
+#include "aprof/report/mprof.h"
+#include "aprof/report/perthread.h"
+#include "aprof/report/stats.h"
+#include "aprof/export/amon_write.h"
+#include "aprof/export/callgrind.h"
+#include "aprof/export/dot.h"
+#include "aprof/export/folded.h"
+#include "aprof/export/json.h"
+#include "aprof/export/pprof.h"
+#include "aprof/options.h"
 #include "aprof/util.h"
-
-/* What is written (--format): gprof's reports or an export. */
-enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF };
-
-/* Everything the command line says. */
-struct options {
-	struct report_options report;
-	struct selection select;  /* -F, -E, --elide */
-	int contexts;            /* -S: list the contexts */
-	int threads;             /* --threads: per-thread breakdown */
-	int stats;               /* --stats: Table I of the paper */
-	int cycles;              /* --cycles: the cycles of recursion that were traversed */
-	enum prof_metric metric; /* --metric */
-	int heap;                /* --heap: mprof's tables */
-	int types;               /* --types: allocated types */
-	struct mprof_options mprof; /* --heap-verbosity, --no-leaks */
-	int demangle;            /* --[no-]demangle */
-	enum format format;      /* --format */
-	const char *output;      /* -o: the output file (NULL: standard output; -s: amon.sum;
-				    pprof: aprof.pb.gz) */
-	int sum;                 /* -s: write the profiles' sum */
-	const char *diff;        /* --diff=OLD: the old profile */
-	const char *diff_exe;    /* --diff-executable: OLD's program (default: exe) */
-	const char *exe;         /* default a.out, as gprof; NULL for -s without one */
-	const char **amon;       /* the profiles, summed; default amon.out */
-	int namon;
-};
-
-enum {
-	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
-	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
-	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE, OPT_THRESHOLD, OPT_CYCLES,
-	OPT_TYPES,
-};
-
-/* The number of names in the table T. */
-#define NAMES(t) (sizeof (t) / sizeof (t)[0])
-
-/* --metric names, in enum prof_metric order. */
-static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
-
-/* --format names, in enum format order. */
-static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof" };
-
-/* --heap-verbosity names, in enum mprof_verbosity order. */
-static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
-
-/* In --help's groups, which are gprof's manual's: output, analysis, miscellaneous. */
-static const struct option long_options[] = {
-	/* output options: what is printed, and how */
-	{ "flat-profile", optional_argument, NULL, 'p' },
-	{ "no-flat-profile", optional_argument, NULL, 'P' },
-	{ "graph", optional_argument, NULL, 'q' },
-	{ "no-graph", optional_argument, NULL, 'Q' },
-	{ "contexts", no_argument, NULL, 'S' },
-	{ "threads", no_argument, NULL, OPT_THREADS },
-	{ "cycles", no_argument, NULL, OPT_CYCLES },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "heap", no_argument, NULL, OPT_HEAP },
-	{ "types", no_argument, NULL, OPT_TYPES },
-	{ "brief", no_argument, NULL, 'b' },
-	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "decimals", required_argument, NULL, OPT_DECIMALS },
-	{ "heap-verbosity", required_argument, NULL, OPT_HEAP_VERBOSITY },
-	{ "no-leaks", no_argument, NULL, OPT_NO_LEAKS },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	/* analysis options: which contexts (the selection stage), which entries, what is charged */
-	{ "focus", required_argument, NULL, 'F' },
-	{ "exclude", required_argument, NULL, 'E' },
-	{ "elide", required_argument, NULL, OPT_ELIDE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "display-unused-functions", no_argument, NULL, 'z' },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "diff", required_argument, NULL, OPT_DIFF },
-	{ "diff-executable", required_argument, NULL, OPT_DIFF_EXE },
-	/* miscellaneous options */
-	{ "sum", no_argument, NULL, 's' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, 'v' },
-	{ NULL, 0, NULL, 0 },
-};
-
-
-static void usage(FILE *out, int status) __attribute__((noreturn));
-
-static void usage(FILE *out, int status)
-{
-	fprintf(out,
-		"Usage: aprof [options] [executable [amon.out...]]\n"
-		"       aprof -s [executable] amon.out...\n"
-		"Print a call-graph profile from amon.out, written by a program built with\n"
-		"gcc -finstrument-functions and linked with -laprof.  Defaults: a.out, amon.out.\n"
-		"Several amon.out files (of one executable) are reported as their sum.\n"
-		"\n"
-		"Output options (what is printed, and how):\n"
-		"  -p[NAME], --flat-profile[=NAME]     print the flat profile (of NAME only)\n"
-		"  -P[NAME], --no-flat-profile[=NAME]  no flat profile (leave NAME out of it)\n"
-		"  -q[NAME], --graph[=NAME]            print the call graph (NAME's entry only)\n"
-		"  -Q[NAME], --no-graph[=NAME]         no call graph (leave NAME's entry out)\n"
-		"  -S, --contexts                      list the contexts: histories, calls, seconds\n"
-		"      --threads                       each thread: id, name, totals, flat profile\n"
-		"      --cycles                        the cycles of recursion that were traversed:\n"
-		"                                      members in call order, traversals, time,\n"
-		"                                      bytes, the callers that entered them\n"
-		"      --stats                         the profile's size: routines, calls, contexts,\n"
-		"                                      transitions, history lengths, memory\n"
-		"      --heap                          print mprof's four tables (bins, leaks,\n"
-		"                                      direct allocation, allocation call graph);\n"
-		"                                      the bins' types column from DWARF (-g)\n"
-		"      --types                         allocated types (C++ from allocators and\n"
-		"                                      constructors): bytes, allocations, kept,\n"
-		"                                      at peak, average size, top paths\n"
-		"  -b, --brief                         leave out the explanations\n"
-		"      --[no-]demangle                 (do not) demangle C++ names\n"
-		"      --decimals=N                    N decimals (1-9) in the value columns;\n"
-		"                                      default: 4 significant digits of the\n"
-		"                                      total, at least 2 (2: gprof's layout)\n"
-		"      --heap-verbosity=V              --heap's bins and leaks: normal (default),\n"
-		"                                      verbose or terse, as mprof's\n"
-		"      --no-leaks                      --heap without the leak table\n"
-		"      --format=F                      write F instead of the reports: gprof\n"
-		"                                      (default), callgrind (KCachegrind,\n"
-		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
-		"                                      dot (Graphviz), json (doc/aprof-json.md)\n"
-		"                                      or pprof (go tool pprof, Pyroscope, Parca;\n"
-		"                                      to aprof.pb.gz unless -o FILE)\n"
-		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
-		"\n"
-		"Analysis options (what the reports are made of).  SYMSPEC: NAME, FILE:NAME,\n"
-		"or shell patterns such as 'Parser::*' or 'src/*.c:init'; each may be repeated.\n"
-		"  -F, --focus=SYMSPEC                 only contexts in which SYMSPEC is active\n"
-		"  -E, --exclude=SYMSPEC               no context in which SYMSPEC is active\n"
-		"      --elide=SYMSPEC                 take SYMSPEC out of every history: its\n"
-		"                                      self time and bytes go to its caller\n"
-		"  -f SYMSPEC                          print only SYMSPEC and its descendants\n"
-		"                                      (totals unchanged)\n"
-		"  -e SYMSPEC                          print neither SYMSPEC nor what only it\n"
-		"                                      calls (totals unchanged)\n"
-		"      --threshold=PERCENT             no entry or arc under PERCENT of the total\n"
-		"  -z, --display-unused-functions      also list routines never called\n"
-		"      --metric=M                      what the reports charge: time (default),\n"
-		"                                      bytes, allocs, kept (bytes never freed),\n"
-		"                                      peak (bytes live at the peak)\n"
-		"      --diff=OLD                      what changed from profile OLD: per routine\n"
-		"                                      and per arc, new minus old; with\n"
-		"                                      --format=folded, flamegraph.pl's two columns;\n"
-		"                                      with pprof, OLD's samples negated (pprof::base)\n"
-		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
-		"\n"
-		"Miscellaneous options:\n"
-		"  -s, --sum                           write the sum of the amon.out files to\n"
-		"                                      amon.sum (or -o FILE), itself an amon.out\n"
-		"      --help                          print this help and exit\n"
-		"  -v, --version                       print the version and exit\n"
-		"\n"
-		"-p, -q, -S, --heap, --types, --threads, --cycles and --stats choose what is\n"
-		"printed; without any, the flat profile and the call graph are.  NAME options\n"
-		"take SYMSPECs too and may be repeated.\n"
-		"See aprof(1).\n");
-	exit(status);
-}
-
-
-/*
-** --version in the GNU form (GNU Coding Standards, "--version"): name and
-** version, copyright, licence.  GPLv3+ because aprof links GNU libbfd,
-** which is GPLv3+.
-*/
-static void version(void) __attribute__((noreturn));
-
-static void version(void)
-{
-	printf("%s %s\n"
-	       "Copyright (C) 2026 the aprof authors.\n"
-	       "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
-	       "This is free software: you are free to change and redistribute it.\n"
-	       "There is NO WARRANTY, to the extent permitted by law.\n",
-	       PACKAGE_NAME, PACKAGE_VERSION);
-	exit(0);
-}
-
-
-/* --threshold=PERCENT: 0 to 100. */
-static double parse_percent(const char *text)
-{
-	char *end;
-	double v = strtod(text, &end);
-
-	if (end == text || (*end != '\0' && strcmp(end, "%") != 0) || !(v >= 0.0 && v <= 100.0))
-		util_die("--threshold wants a percentage from 0 to 100, not '%s'", text);
-	return v;
-}
-
-
-/* --decimals=N: 1 to 9. */
-static int parse_decimals(const char *text)
-{
-	char *end;
-	long n = strtol(text, &end, 10);
-
-	if (end == text || *end != '\0' || n < 1 || n > 9)
-		util_die("--decimals wants a number from 1 to 9, not '%s'", text);
-	return (int)n;
-}
-
-
-/*
-** The index of NAME, an option's argument, among the N NAMES; dies with
-** "unknown WHAT 'NAME' (the names)" if it is none of them.
-*/
-static int parse_name(const char *name, const char *const *names, size_t n, const char *what)
-{
-	char list[160] = "";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(name, names[i]) == 0)
-			return (int)i;
-		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", names[i],
-			 i + 2 < n ? ", " : i + 1 < n ? " or " : "");
-	}
-	util_die("unknown %s '%s' (%s)", what, name, list);
-}
-
-
-static void parse_options(int argc, char **argv, struct options *o)
-{
-	int c, chosen = 0, no_flat = 0, no_graph = 0;
-
-	memset(o, 0, sizeof *o);
-	o->demangle = 1;
-	opterr = 0; /* our own one-line message below */
-	while ((c = getopt_long(argc, argv, ":p::P::q::Q::SbzvF:E:o:sf:e:", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			o->report.flat = chosen = 1;
-			if (optarg)
-				symspec_add(&o->report.flat_only, optarg);
-			break;
-		case 'P':
-			if (optarg)
-				symspec_add(&o->report.flat_exclude, optarg);
-			else
-				no_flat = 1;
-			break;
-		case 'q':
-			o->report.graph = chosen = 1;
-			if (optarg)
-				symspec_add(&o->report.graph_only, optarg);
-			break;
-		case 'Q':
-			if (optarg)
-				symspec_add(&o->report.graph_exclude, optarg);
-			else
-				no_graph = 1;
-			break;
-		case 'S':
-			o->contexts = chosen = 1;
-			break;
-		case 'F':
-			symspec_add(&o->select.focus, optarg);
-			break;
-		case 'E':
-			symspec_add(&o->select.exclude, optarg);
-			break;
-		case OPT_ELIDE:
-			symspec_add(&o->select.elide, optarg);
-			break;
-		case 'f':
-			symspec_add(&o->report.print_only, optarg);
-			break;
-		case 'e':
-			symspec_add(&o->report.print_exclude, optarg);
-			break;
-		case OPT_THRESHOLD:
-			o->report.threshold = parse_percent(optarg);
-			break;
-		case OPT_CYCLES:
-			o->cycles = chosen = 1;
-			break;
-		case OPT_THREADS:
-			o->threads = chosen = 1;
-			break;
-		case OPT_STATS:
-			o->stats = chosen = 1;
-			break;
-		case 'b':
-			o->report.brief = 1;
-			break;
-		case 'z':
-			o->report.zero = 1;
-			break;
-		case OPT_DEMANGLE:
-			o->demangle = 1;
-			break;
-		case OPT_NO_DEMANGLE:
-			o->demangle = 0;
-			break;
-		case OPT_METRIC:
-			o->metric = (enum prof_metric)parse_name(optarg, metric_names,
-								   NAMES(metric_names), "metric");
-			break;
-		case OPT_DECIMALS:
-			o->report.decimals = parse_decimals(optarg);
-			break;
-		case OPT_HEAP:
-			o->heap = chosen = 1;
-			break;
-		case OPT_TYPES:
-			o->types = chosen = 1;
-			break;
-		case OPT_HEAP_VERBOSITY:
-			o->mprof.verbosity = (enum mprof_verbosity)parse_name(
-				optarg, verbosity_names, NAMES(verbosity_names), "heap verbosity");
-			break;
-		case OPT_NO_LEAKS:
-			o->mprof.no_leaks = 1;
-			break;
-		case OPT_FORMAT:
-			o->format = (enum format)parse_name(optarg, format_names, NAMES(format_names),
-							    "format");
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 's':
-			o->sum = 1;
-			break;
-		case OPT_DIFF:
-			o->diff = optarg;
-			break;
-		case OPT_DIFF_EXE:
-			o->diff_exe = optarg;
-			break;
-		case OPT_HELP:
-			usage(stdout, 0);
-		case 'v':
-			version();
-		case ':':
-			util_die("option '%s' needs an argument (try --help)", argv[optind - 1]);
-		default:
-			if (optopt != 0 && optopt < 256)
-				util_die("unknown option '-%c' (try --help)", optopt);
-			util_die("unknown option '%s' (try --help)", argv[optind - 1]);
-		}
-	}
-	if (!chosen)
-		o->report.flat = o->report.graph = 1;
-	if (no_flat)
-		o->report.flat = 0;
-	if (no_graph)
-		o->report.graph = 0;
-	/* -s's executable is optional: a first argument that is a profile is not one. */
-	o->exe = o->sum && (optind == argc || amon_is_profile(argv[optind])) ? NULL
-		 : optind < argc ? argv[optind++] : "a.out";
-	o->amon = (const char **)argv + optind;
-	o->namon = argc - optind;
-	if (o->namon == 0) {
-		static const char *default_amon[] = { "amon.out" };
-
-		o->amon = default_amon;
-		o->namon = 1;
-	}
-	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED &&
-	    o->format != FORMAT_PPROF)
-		util_die("--diff writes the gprof, the folded or the pprof format, not %s",
-			 format_names[o->format]);
-}
-
 
 /* Starts a section on a new page ("\f") unless it is the first printed. */
 static void new_page(FILE *out, const struct options *o)
@@ -420,55 +57,18 @@ static void new_page(FILE *out, const struct options *o)
 }
 
 
-/* The symspecs of O's options, in SPECS[SYMSPECS]. */
-enum { SYMSPECS = 9 };
-static void symspecs_of(struct options *o, struct symspec *specs[SYMSPECS])
-{
-	struct symspec *all[SYMSPECS] = {
-		&o->select.focus, &o->select.exclude, &o->select.elide, &o->report.flat_only,
-		&o->report.flat_exclude, &o->report.graph_only, &o->report.graph_exclude,
-		&o->report.print_only, &o->report.print_exclude,
-	};
 
-	memcpy(specs, all, sizeof all);
-}
-
-
-/* Dies with one line if a symspec of O names no routine of SYMS. */
-static void check_symspecs(struct options *o, const struct symbols *syms)
-{
-	struct symspec *all[SYMSPECS];
-	size_t i;
-
-	symspecs_of(o, all);
-	for (i = 0; i < SYMSPECS; i++)
-		symspec_check(all[i], syms);
-}
-
-
-/* Frees what parse_options took for O's symspecs. */
-static void free_symspecs(struct options *o)
-{
-	struct symspec *all[SYMSPECS];
-	size_t i;
-
-	symspecs_of(o, all);
-	for (i = 0; i < SYMSPECS; i++)
-		symspec_free(all[i]);
-}
-
-
-/* The profile of the N files PATHS: the one read, or their sum. */
 /* The reader, then the hooks' cost model: the ticks every later stage charges. */
 static struct amon_data *read_profile(const char *path)
 {
 	struct amon_data *d = amon_read(path);
 
-	costs_apply(d);
+	hookcosts_apply(d);
 	return d;
 }
 
 
+/* The profile of the N files PATHS: the one read, or their sum. */
 static struct amon_data *read_profiles(const char *const *paths, int n)
 {
 	struct amon_data **d = xmalloc((size_t)n * sizeof d[0]), *s;
@@ -528,26 +128,31 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 		       const struct symbols *syms, const struct profile *p)
 {
 	struct typeinfo *ti = NULL;
-	struct types_table *t = NULL;
+	struct alloctypes_table *t = NULL;
 
 	if (d->heap.flags & AMON_HEAP_ON) {
 		ti = typeinfo_load(d, o->exe);
-		t = types_build(d, syms, ti, -1);
+		t = alloctypes_build(d, syms, ti, -1);
 	}
 	json_write(out, o->exe, d, p, t);
-	types_free(t);
+	alloctypes_free(t);
 	typeinfo_free(ti);
 }
 
 
-/* A part of the pprof export: D's contexts, P their profile in --metric, TI their types. */
+/*
+** A part of the pprof export: D's contexts, P their profile in --metric, TI
+** their types.  *TIME is the profile in time built for it when P is in
+** another metric (the caller frees it), else NULL.
+*/
 static struct pprof_part pprof_part(const struct amon_data *d, const struct profile *p,
-				    const struct typeinfo *ti, int base)
+				    const struct typeinfo *ti, int base, struct profile **time)
 {
 	struct pprof_part x = { d, p, p, ti, base };
 
-	if (p->metric != PROF_TIME)
-		x.time = profile_build(d, p->syms, PROF_TIME);
+	*time = p->metric != PROF_TIME ? profile_build(d, p->syms, PROF_TIME) : NULL;
+	if (*time != NULL)
+		x.time = *time;
 	return x;
 }
 
@@ -565,6 +170,12 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 {
 	int n = old_d != NULL ? 2 : o->namon, k;
 	struct pprof_part *parts = xmalloc((size_t)n * sizeof parts[0]);
+	/* What is built here for each part, freed after the write (NULL: none). */
+	struct amon_data **runs = xcalloc((size_t)n, sizeof runs[0]);
+	struct amon_data **sels = xcalloc((size_t)n, sizeof sels[0]);
+	struct symbols **syms = xcalloc((size_t)n, sizeof syms[0]);
+	struct profile **profs = xcalloc((size_t)n, sizeof profs[0]);
+	struct profile **times = xcalloc((size_t)n, sizeof times[0]);
 	struct typeinfo *ti = (d->heap.flags & AMON_HEAP_ON) ? typeinfo_load(d, o->exe) : NULL;
 	struct typeinfo *old_ti = NULL;
 	struct pprof_options po = { o->metric, o->report.threshold, o->cycles, 0 };
@@ -577,20 +188,34 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 	if (old_d != NULL) {
 		if (old_d->heap.flags & AMON_HEAP_ON)
 			old_ti = typeinfo_load(old_d, o->diff_exe != NULL ? o->diff_exe : o->exe);
-		parts[0] = pprof_part(d, p, ti, 0);
-		parts[1] = pprof_part(old_d, old_p, old_ti, 1);
+		parts[0] = pprof_part(d, p, ti, 0, &times[0]);
+		parts[1] = pprof_part(old_d, old_p, old_ti, 1, &times[1]);
 	} else if (n == 1) {
-		parts[0] = pprof_part(d, p, ti, 0);
+		parts[0] = pprof_part(d, p, ti, 0, &times[0]);
 	} else {
 		for (k = 0; k < n; k++) {
-			struct amon_data *run = read_profile(o->amon[k]);
-			struct symbols *s = symbols_load(run, o->exe, o->demangle);
-			struct amon_data *sel = select_contexts(run, s, &o->select);
-
-			parts[k] = pprof_part(sel, profile_build(sel, s, o->metric), ti, 0);
+			runs[k] = read_profile(o->amon[k]);
+			syms[k] = symbols_load(runs[k], o->exe, o->demangle);
+			sels[k] = select_contexts(runs[k], syms[k], &o->select);
+			profs[k] = profile_build(sels[k], syms[k], o->metric);
+			parts[k] = pprof_part(sels[k], profs[k], ti, 0, &times[k]);
 		}
 	}
 	pprof_write(out, parts, n, &po);
+	for (k = 0; k < n; k++) {
+		profile_free(times[k]);
+		profile_free(profs[k]);
+		if (runs[k] != NULL) {
+			select_free(sels[k], runs[k]);
+			symbols_free(syms[k]);
+			amon_free(runs[k]);
+		}
+	}
+	free(times);
+	free(profs);
+	free(syms);
+	free(sels);
+	free(runs);
 	free(parts);
 	typeinfo_free(old_ti);
 	typeinfo_free(ti);
@@ -601,10 +226,10 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 static void print_types(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct symbols *syms, const struct typeinfo *ti, int thread)
 {
-	struct types_table *t = types_build(d, syms, ti, thread);
+	struct alloctypes_table *t = alloctypes_build(d, syms, ti, thread);
 
-	types_print(out, t, d, syms, o->report.brief);
-	types_free(t);
+	alloctypes_print(out, t, d, syms, o->report.brief);
+	alloctypes_free(t);
 }
 
 
@@ -615,7 +240,7 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	struct typeinfo *ti = NULL;
 	int k;
 
-	if (threads_notes(out, data) > 0)
+	if (perthread_notes(out, data) > 0)
 		fputc('\n', out);
 	if (o->report.flat || o->report.graph)
 		report_gprof(out, prof, &o->report);
@@ -635,7 +260,7 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	}
 	if (o->threads) {
 		new_page(out, o);
-		threads_print(out, data, syms, o->metric, &o->report);
+		perthread_print(out, data, syms, o->metric, &o->report);
 		for (k = 0; o->types && k < data->nthreads; k++) {
 			fprintf(out, "\nThread %d (tid %" PRIu64 "%s%s):\n", k + 1,
 				data->threads[k].tid, data->threads[k].name[0] ? ", " : "",
@@ -700,7 +325,7 @@ int main(int argc, char **argv)
 	struct profile *prof;
 	FILE *out = stdout;
 
-	parse_options(argc, argv, &o);
+	options_parse(argc, argv, &o);
 	run = read_profiles(o.amon, o.namon);
 	if (o.sum) {
 		/* The executable, if named, must be the one that wrote the profiles. */
@@ -708,13 +333,13 @@ int main(int argc, char **argv)
 			symbols_free(symbols_load(run, o.exe, o.demangle));
 		amon_write(run, o.output != NULL ? o.output : "amon.sum");
 		amon_free(run);
-		free_symspecs(&o);
+		options_free(&o);
 		return 0;
 	}
 	syms = symbols_load(run, o.exe, o.demangle);
 	if ((o.metric != PROF_TIME || o.heap || o.types) && !(run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", run->path);
-	check_symspecs(&o, syms);
+	options_check_symspecs(&o, syms);
 	data = select_contexts(run, syms, &o.select);
 	o.mprof.selected = data != run;
 	if (o.format == FORMAT_PPROF && o.output == NULL)
@@ -748,6 +373,6 @@ int main(int argc, char **argv)
 	select_free(data, run);
 	symbols_free(syms);
 	amon_free(run);
-	free_symspecs(&o);
+	options_free(&o);
 	return 0;
 }

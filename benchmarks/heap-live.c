@@ -1,5 +1,5 @@
 /*
-** heap-live.c -- heap tracking on a real heap (issue 14): a large live set
+** heap-live.c -- heap tracking on a real heap: a large live set
 ** that no cache holds, as a compiler's or a server's.  LIVE blocks of 16 to
 ** 271 bytes are allocated, then REPLACEMENTS times one of them, picked at
 ** random, is freed and replaced by a new block of a random size; at the end

@@ -1,5 +1,5 @@
 #!/bin/sh
-# heap-live.sh -- heap tracking on a real heap (issue 14, target 3):
+# heap-live.sh -- heap tracking on a real heap:
 # benchmarks/heap-live.c keeps LIVE blocks of 16-271 bytes live and replaces
 # one at random REPLACEMENTS times, in a routine never instrumented, so the
 # instrumented build's only extra work in the loop is following the heap.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # benchmarks/perf.sh -- what profiling with aprof costs, on real programs,
-# against the other ways of profiling them (issue 5).
+# against the other ways of profiling them.
 #
 # Two programs, from Debian's source packages (fetched by
 # benchmarks/debian-source.sh through a private apt state):
@@ -49,7 +49,7 @@
 #                                not followed: the hooks' share);
 #   aprof sample no heap         the aprof build, APROF_CLOCK=sample and
 #                                APROF_HEAP=0: what following the heap costs
-#                                in sampling mode (issue 14: at most 1.15x);
+#                                in sampling mode (target: at most 1.15x);
 #   empty hooks, aprof, aprof sample, aprof sample static, headers excluded
 #                                (jsoncpp only) the same on the x builds;
 #   uftrace                      uftrace record on the -pg build;
@@ -690,7 +690,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 		echo
 	done
 	echo
-	echo "The issue's figures (Zen 4 VM, Lua 5.4 -O2; fib / binary-trees / string-table /"
+	echo "Reference figures (Zen 4 VM, Lua 5.4 -O2; fib / binary-trees / string-table /"
 	echo "recursive-descent): empty hooks 1.21x / 1.55x / 2.00x / 1.21x, gprof 1.25x / 1.83x / 2.55x /"
 	echo "1.40x, uftrace 7.5x-34x, callgrind 42x-64x."
 	echo
@@ -702,7 +702,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "The time charged is also given against the empty-hooks build's run time, in the same round:"
 	echo "-finstrument-functions itself makes the program's own code slower (the calls, the registers"
 	echo "kept across them), which taking the hooks' own cost off cannot give back."
-	echo "Issue 14's: sampling's own work (*beyond empty*) at most 2.5 ns per call, shared and static;"
+	echo "Sampling mode's: its own work (*beyond empty*) at most 2.5 ns per call, shared and static;"
 	echo "following the heap in sampling mode at most 1.15 times the same run without (APROF_HEAP=0)."
 	echo
 	echo "| benchmark | beyond reads <= 3 ns | charged within 5% of bare | sample <= gprof | memory a few MB | sample beyond empty <= 2.5 ns | sample / sample no heap <= 1.15x |"
@@ -743,7 +743,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	if [ -s "$P/data/heap-live.txt" ]; then
 		echo "## Heap tracking on a real heap"
 		echo
-		echo "\`benchmarks/heap-live.sh\` ($ROUNDS paired rounds, CPU time of the replacement loop; issue 14's"
+		echo "\`benchmarks/heap-live.sh\` ($ROUNDS paired rounds, CPU time of the replacement loop; the"
 		echo "targets: at most 25 ns per malloc/free pair beyond bare, at most 16 bytes per live block):"
 		echo
 		echo '```'

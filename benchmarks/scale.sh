@@ -1,5 +1,5 @@
 #!/bin/sh
-# scale.sh -- aprof at scale (issue 4): a generated program with 100,000
+# scale.sh -- aprof at scale: a generated program with 100,000
 # distinct functions, a run of 10^9 calls, and a 1,000,000-deep recursion
 # (the last is also in make check).  Prints what each cost: run time, the
 # runtime's memory (Table I), amon.out's size (bytes per context), the CPU

@@ -6,7 +6,7 @@
 ** libaprof.so's is); no context, no count, no bound, no test.
 ** benchmarks/targets.sh links it in place of empty-hooks.c, static and
 ** shared: its cost beyond the empty hooks is the floor under sampling's own
-** work (issue 14, target 1).  Single-threaded programs only (the
+** work (target T1 of benchmarks/targets.sh).  Single-threaded programs only (the
 ** benchmarks'): every thread starts on the one stack.
 */
 #define NOINSTR __attribute__((no_instrument_function))

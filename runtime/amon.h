@@ -124,7 +124,7 @@ struct amon_thread {
 	** calibrated figures by k = (empty_probe_ticks / entry_probes) /
 	** probe_empty, adds (probe mean - k * calibrated probe) to entry_ticks
 	** (for an entry's and for an exit's probe) and takes the mean heap probe
-	** less an empty one off per heap event (aprof/amon_read.c).  A hook's
+	** less an empty one off per heap event (aprof/model/hookcosts.c).  A hook's
 	** probe and a heap-tracking call's count at most 64 times the slower
 	** calibrated probe (an interrupt's or a preemption's ticks left out:
 	** runtime/cost.h); a heap probe counts no replay of the thread's log,

@@ -51,12 +51,12 @@ APROF_NOINSTR static inline uint64_t aprof_cost_per_call(uint64_t total, uint64_
 ** The most ticks one in-run probe (thread.h) counts: aprof_probe_bound_of the
 ** calibration kept; UINT64_MAX until the first.  A probe that an interrupt, a
 ** page fault or the host's preemption of a virtual CPU lands in times that
-** too, and the probes' mean is taken off every call: one probe of 142,194
-** ticks (55 us) among 13,800 on Lua's fib in a busy KVM guest raised the mean
-** entry probe from 25.6 to 34.4 ticks, the cost taken off each call by a third
-** of fib's own time per call.  Clamped, one such probe moves a mean by at most
-** aprof_probe_bound / probes (0.1 tick there); the hooks' own slow paths (a
-** new context, a resync) stay under the bound but for the rarest.
+** too, and the probes' mean is taken off every call: one preempted probe
+** among thousands can raise the mean by a third of a short routine's own
+** time per call (benchmarks/CHOICES.md, "Probe bounds").  Clamped, one such
+** probe moves a mean by at most aprof_probe_bound / probes; the hooks' own
+** slow paths (a new context, a resync) stay under the bound but for the
+** rarest.
 */
 extern APROF_HIDDEN uint64_t aprof_probe_bound;
 

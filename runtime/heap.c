@@ -221,9 +221,8 @@ APROF_NOINSTR static struct aprof_heap_counts *counts_new(struct aprof_thread *t
 ** thread charges the entries HEAP_LOG at a time (log_flush): on a heap that
 ** misses the cache at every block, the charge's hundred-odd instructions
 ** between the program's misses, once per event, kept the processor from
-** overlapping them (benchmarks/heap-live.sh: about 300 ns per malloc/free
-** pair, against 60 with the log), while a batch runs from the cache at full
-** speed.  The order of events is kept, so the peak and each context's live
+** overlapping them, while a batch runs from the cache at full speed
+** (benchmarks/heap-live.sh; benchmarks/CHOICES.md, "Heap log").  The order of events is kept, so the peak and each context's live
 ** bytes at it stay exact; only the peak's time is that of the flush.  The
 ** writer flushes every thread's log first.  With more threads, events are
 ** charged at once, as the counters' locks need (a log left from before is

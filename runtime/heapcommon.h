@@ -126,10 +126,11 @@ APROF_NOINSTR static inline void aprof_heap_log_common(struct aprof_heap_cursor 
 ** types watch renewed or begun; returns P.  Unless the process watches
 ** nothing (aprof_types_on: a C program), and last, once the header is
 ** written, with no call but a tail call, so that malloc keeps nothing but
-** the size across glibc's call (heap-live: 4 instructions fewer a malloc).
-** The watch's own tests are all in aprof_types_allocated, so that this
-** loads nothing more of the thread (its inline rewatch test cost JsonCpp
-** small.json 15 instructions an allocation, for 1.8% of them).
+** the size across glibc's call (fewer instructions a malloc).  The watch's
+** own tests are all in aprof_types_allocated, so that this loads nothing
+** more of the thread (an inline rewatch test here cost every allocation
+** instructions for the few that need it: benchmarks/CHOICES.md, "Types
+** watch").
 */
 APROF_NOINSTR static inline void *aprof_heap_watch(struct aprof_thread *t, struct aprof_context *c,
 					     size_t size, void *p)

@@ -308,10 +308,10 @@ PER_CLOCK(enter_promoted,
 ** the transition table (B1) and the successor cached, in the spill if
 ** there is one, and the common case's work, without the slow path's
 ** calls; the slow path if the table does not know the transition or the
-** way must put one in it or a spill is due (aprof_successor_cache).  Lua's
-** calls miss the cache 6-8% of the time (parser.lua, strings.lua,
-** binary-trees.lua), SQLite speedtest1's 8.9%, mostly from contexts that
-** call more routines than their ways hold (aprof_spill).
+** way must put one in it or a spill is due (aprof_successor_cache).  Real
+** programs miss the cache on a few percent of calls, mostly from contexts
+** that call more routines than their ways hold (aprof_spill;
+** benchmarks/CHOICES.md, "Successor cache").
 ** Tail-called by the hook, which has checked all else.  The guard is set
 ** around the table, which a signal handler's slow path may grow
 ** (transition.c).  One copy for each clock KIND (the CPU's counter or
@@ -361,8 +361,8 @@ PER_CLOCK(enter_uncached, (uintptr_t fn, uintptr_t site, uintptr_t frame), fn, s
 
 /*
 ** An entry of FN that the common case stopped at a depth watched after
-** an allocation (types.c lowers the limit there; JsonCpp, 3.6% of its
-** entries): the watch's limit given back, whether the entry is a candidate
+** an allocation (types.c lowers the limit there; a few percent of a C++
+** program's entries): the watch's limit given back, whether the entry is a candidate
 ** (from the allocating activation, the top entry) found before the push, so
 ** that the push writes its entry marked, and the common case's work; a
 ** call only when a watch that saw candidates ends (aprof_types_end), and

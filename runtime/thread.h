@@ -70,7 +70,7 @@ struct aprof_ends {
 ** and contexts, and the malloc wrappers track blocks.  So about one hook in
 ** APROF_PROBE_EVERY, and one heap-tracking call in as many, is timed from its
 ** start to its end by one more clock read, and the reader corrects the
-** calibrated cost with the mean (aprof/amon_read.c).  Counted by the owning
+** calibrated cost with the mean (aprof/model/hookcosts.c).  Counted by the owning
 ** thread only.
 */
 struct aprof_probes {

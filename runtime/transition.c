@@ -410,8 +410,8 @@ APROF_NOINSTR struct aprof_way *aprof_successor_miss(struct aprof_machine *m,
 /*
 ** The ways of C that have held a successor, one at a time: for (u = held(C);
 ** u != 0; u &= u - 1) way[ctz(u)].  Most contexts call one routine or two:
-** the writer reads their lines, not all eight (a write of 201,001
-** contexts calling 1 or 100 routines each: 64 -> 55 ms of CPU).
+** the writer reads their lines, not all of them (benchmarks/CHOICES.md,
+** "Writer").
 */
 #define FOR_HELD(c, u, w) \
 	for ((u) = APROF_GET((c)->held); (u) != 0 && ((w) = &(c)->way[__builtin_ctz(u)], 1); \

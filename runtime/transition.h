@@ -14,11 +14,11 @@
 struct aprof_heap_counts;
 
 /*
-** Successors cached per context (a power of two).  In Lua's interpreter 2
-** ways missed on 36-44% of calls, 8 on 7-18%, 16 on 6-8%, and 16 ran
-** fastest.  Each routine has two ways, the second tried when the first
-** misses: with one, two routines a context calls by turns that share a way
-** missed every time (JsonCpp: 17% of entries).
+** Successors cached per context (a power of two): fewer ways miss more
+** often in an interpreter's dispatch, and 16 ran fastest
+** (benchmarks/CHOICES.md, "Successor cache").  Each routine has two ways,
+** the second tried when the first misses: with one, two routines a
+** context calls by turns that share a way missed every time.
 */
 #define APROF_WAYS 16 /* at most 32: aprof_context's 'held' */
 
@@ -221,7 +221,7 @@ APROF_NOINSTR static inline size_t aprof_successor_at(struct aprof_context *cur,
 	/*
 	** APROF_WAY2's, flipped from the first's offset (6 instructions fewer
 	** than from FN) by APROF_WAY2_FLIP(FN) ways, whose size is folded into
-	** the flip's shift (one fewer again; JsonCpp: 12% of entries).
+	** the flip's shift (one fewer again).
 	*/
 	at ^= APROF_WAY2_FLIP_AT(fn);
 	return aprof_way_at(cur, at)->proc == fn ? at : APROF_NO_WAY;

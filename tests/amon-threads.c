@@ -20,7 +20,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "aprof/amon_read.h"
+#include "aprof/read/amon_read.h"
 #include "aprof/util.h"
 
 

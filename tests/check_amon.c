@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "aprof/amon_read.h"
+#include "aprof/read/amon_read.h"
 #include "tests/check_aprof.h"
 
 #define M AMON_MARK

@@ -16,6 +16,8 @@ int main(void)
 	srunner_add_suite(sr, suite_report());
 	srunner_add_suite(sr, suite_profile());
 	srunner_add_suite(sr, suite_amon());
+	srunner_add_suite(sr, suite_model());
+	srunner_add_suite(sr, suite_export());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "aprof/amon_read.h"
-#include "aprof/costs.h"
-#include "aprof/profile.h"
+#include "aprof/read/amon_read.h"
+#include "aprof/model/hookcosts.h"
+#include "aprof/model/profile.h"
 #include "runtime/cost.h"
 #include "tests/check_aprof.h"
 
@@ -50,7 +50,7 @@ static void setup(void)
 	static struct amon_module_info module = { 0, 0x1000, 0x6000, NULL, 0, (char *)"x", 1 };
 	static struct amon_thread_info thread;
 	static struct amon_data data;
-	static struct symbols symbols = { syms, 5, NULL };
+	static struct symbols symbols = { syms, 5, NULL, NULL };
 
 	thread.ncontexts = sizeof contexts / sizeof contexts[0];
 	thread.contexts = contexts;
@@ -162,7 +162,7 @@ END_TEST
 
 
 /*
-** The runtime's own cost (aprof/amon_read.c): the calibration scaled by the
+** The runtime's own cost (aprof/model/hookcosts.c): the calibration scaled by the
 ** CPU's speed in the run (empty probes 30 per entry probe against 20 at
 ** calibration: k = 1.5), plus what the in-run probes found beyond the
 ** calibrated probes, scaled alike; the heap's probes less an empty one.

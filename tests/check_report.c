@@ -1,9 +1,9 @@
 /*
-** check_report.c -- the gprof-format reports (report.c, flat.c, callgraph.c)
-** on a profile built by hand with the shape of gprof-format.md 2.5's test
-** program: main (spontaneous) calls fib (self-recursive), even (which with
-** odd forms cycle 1), a and b, which both call shared; everything calls the
-** leaf work.  Ticks at 100 per second, so one tick prints as 0.01 s.
+** check_report.c -- the gprof-format reports (report/gprof.c, flat.c,
+** callgraph.c) on a profile built by hand: main (spontaneous) calls fib
+** (self-recursive), even (which with odd forms cycle 1), a and b, which
+** both call shared; everything calls the leaf work.  Ticks at 100 per
+** second, so one tick prints as 0.01 s.
 */
 #include <config.h>
 
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aprof/blurbs.h"
-#include "aprof/report.h"
+#include "aprof/report/blurbs.h"
+#include "aprof/report/gprof.h"
 #include "tests/check_aprof.h"
 
 enum { MAIN, WORK, FIB, EVEN, ODD, SHARED, A, B, UNUSED, NPROCS };

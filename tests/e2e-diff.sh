@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e-diff.sh -- --diff=OLD (issue 11, test 6): the paper's example
+# e2e-diff.sh -- --diff=OLD: the paper's example
 # Main -> (P -> Q -> R)^n -> P -> S (tests/s-pqrs.c) with n = 5, then 9:
 # P's calls change by +4, Q's and R's too, main's and S's by +0, every arc's
 # by what the program does, every change is new minus old as printed; the

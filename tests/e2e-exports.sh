@@ -1,6 +1,6 @@
 #!/bin/sh
-# e2e-exports.sh -- the exports read by their real readers (issue 11, tests
-# 1 to 4): callgrind_annotate (valgrind) reads --format=callgrind with no
+# e2e-exports.sh -- the exports read by their real readers:
+# callgrind_annotate (valgrind) reads --format=callgrind with no
 # complaint, with aprof's totals; folded stacks add up to the metric's total
 # with one line per context path and the 9:1 case exact; dot -Tsvg
 # (graphviz) renders the graph of every test program; python3's json loads

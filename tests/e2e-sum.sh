@@ -1,6 +1,6 @@
 #!/bin/sh
-# e2e-sum.sh -- aprof -s and several profiles on one command line (issue 11,
-# test 5): tests/s-jobs run three times, one job each, summed, equals one run
+# e2e-sum.sh -- aprof -s and several profiles on one command line:
+# tests/s-jobs run three times, one job each, summed, equals one run
 # doing the three jobs, count for count and byte for byte; the sum written
 # to amon.sum reads back as the very same profile; a forked child's
 # amon.out.<pid> adds to its parent's; a profile of another executable is

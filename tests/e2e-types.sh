@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e-types.sh -- allocated types (aprof --types, issue 13).  tests/s-types.cc
+# e2e-types.sh -- allocated types (aprof --types).  tests/s-types.cc
 # allocates known C++ types in every form (new T, new T(f(x)), new T[n]
 # with and without an array cookie, std::vector, std::map, std::string,
 # make_shared, unique_ptr, make_unique) at -O0 and at -O2: each type gets

@@ -3,7 +3,7 @@
 # name and version, a copyright line, the licence, then the free-software
 # and warranty lines), the same for -v; --help's groups, gprof's manual's
 # (output, analysis, miscellaneous options); every long option aprof takes
-# (aprof/main.c's table) is in --help, and every one --help names is
+# (aprof/options.c's table) is in --help, and every one --help names is
 # explained in aprof(1).
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -19,8 +19,8 @@ done
 expect_eq "--help: the groups, in gprof's order" \
 	"$(sed -n 's/^\(Output\|Analysis\|Miscellaneous\) options.*/\1/p' "$WORK/help" | tr '\n' ' ')" \
 	"Output Analysis Miscellaneous "
-options=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument,.*/\1/p' "$top_srcdir/aprof/main.c")
-[ "$(echo "$options" | grep -c .)" -ge 20 ] || fail "only $(echo "$options" | grep -c .) long options found in main.c"
+options=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument,.*/\1/p' "$top_srcdir/aprof/options.c")
+[ "$(echo "$options" | grep -c .)" -ge 20 ] || fail "only $(echo "$options" | grep -c .) long options found in options.c"
 for o in $options; do
 	grep -q -- "--$o\b\|--\[no-\]${o#no-}\b" "$WORK/help" || fail "--$o is not in --help"
 	grep -qF -- "$(printf '%s' "--$o" | sed 's/-/\\-/g')" "$top_srcdir/doc/aprof.1" ||

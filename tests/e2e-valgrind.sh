@@ -10,7 +10,8 @@
 # pattern through the whole malloc family (s-leaks), four threads freeing
 # each other's blocks (s-heap-threads) and C++'s every operator new
 # (s-cxx).  Then memcheck runs the profiled C programs themselves, libaprof's
-# wrappers in the path: no error, and aprof's numbers unchanged.
+# wrappers in the path: no error, and aprof's numbers unchanged.  Last, it
+# runs the analyser on every report and export: no error, no leak.
 #
 # Apples to apples:
 #  - --run-libc-freeres=no.  Under valgrind glibc frees its own buffers at
@@ -130,4 +131,38 @@ expect_eq "s-leaks: zeroed kept" "$(heap_proc zeroed kept)" 120
 expect_eq "s-leaks: main's own kept (stdout's buffer)" "$(heap_proc main kept)" \
 	"$(($(heap_total kept) - 4864))"
 expect_eq "s-leaks: output" "$(cat "$WORK/stdout")" "leaked 4864"
+# The analyser under memcheck, through every stage: each report and export,
+# a selection, a sum, a diff.  It frees what it allocates, so a block
+# definitely lost at exit is a leak, and an error of any kind fails; a
+# block libbfd itself loses is suppressed (tests/valgrind-aprof.supp).
+cp "$WORK/amon.out" "$WORK/leaks.amon"
+profile s-pqrs 5 && cp "$WORK/amon.out" "$WORK/pqrs5.amon"
+profile s-pqrs 9 && cp "$WORK/amon.out" "$WORK/pqrs9.amon"
+# aprof_memcheck WHAT ARGS...: aprof ARGS in $WORK under memcheck.
+aprof_memcheck() {
+	what=$1
+	shift
+	if (cd "$WORK" && valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+		--error-exitcode=9 --suppressions="$top_srcdir/tests/valgrind-aprof.supp" \
+		"$APROF" "$@" >"$WORK/aprof-out" 2>"$WORK/memcheck"); then
+		echo "ok: aprof under memcheck: $what"
+	else
+		cat "$WORK/memcheck" >&2
+		fail "aprof under memcheck: $what: exited $?"
+	fi
+}
+leaks="$top_builddir/tests/s-leaks"
+pqrs="$top_builddir/tests/s-pqrs"
+aprof_memcheck "every report" --heap --types --threads --stats --cycles -S "$leaks" leaks.amon
+aprof_memcheck "--format=callgrind" --format=callgrind "$leaks" leaks.amon
+aprof_memcheck "--format=json" --format=json "$leaks" leaks.amon
+aprof_memcheck "--format=pprof --metric=bytes" --format=pprof --metric=bytes -o leaks.pb.gz \
+	"$leaks" leaks.amon
+aprof_memcheck "--format=dot --cycles" --format=dot --cycles "$pqrs" pqrs5.amon
+aprof_memcheck "--format=folded" --format=folded "$pqrs" pqrs5.amon
+aprof_memcheck "-F Q --elide R" -F Q --elide R "$pqrs" pqrs5.amon
+aprof_memcheck "-s" -s -o pqrs.sum "$pqrs" pqrs5.amon pqrs9.amon
+aprof_memcheck "two profiles, --format=pprof" --format=pprof -o pqrs.pb.gz "$pqrs" pqrs5.amon \
+	pqrs9.amon
+aprof_memcheck "--diff" --diff=pqrs5.amon "$pqrs" pqrs9.amon
 finish

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "aprof/amon_read.h"
+#include "aprof/read/amon_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,9 +24,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "aprof/amon_read.h"
-#include "aprof/profile.h"
-#include "aprof/symbols.h"
+#include "aprof/read/amon_read.h"
+#include "aprof/model/profile.h"
+#include "aprof/read/symbols.h"
 #include "aprof/util.h"
 
 enum { BYTES, ALLOCS, KEPT, PEAK, NMETRICS };

@@ -1,0 +1,25 @@
+/*
+** json.h -- --format=json: the analysed profile for scripts (schema:
+** doc/aprof-json.md).
+*/
+#ifndef APROF_EXPORT_JSON_H
+#define APROF_EXPORT_JSON_H
+
+#include <stdio.h>
+
+#include "aprof/model/profile.h"
+#include "aprof/report/alloctypes.h"
+
+/*
+** Writes P (built from D, of program EXE) as one JSON object: metadata
+** (program, build-id, clock, metric and unit, totals, threads), routines,
+** arcs (incoming and outgoing values), contexts (histories with marks and
+** every counter, in ticks and bytes), cycles and, unless TYPES is NULL (no
+** heap data), the allocated types (--types).  Routine and arc values are
+** in P's metric, whole units: ticks for time (metadata.scale per second),
+** bytes or allocations.
+*/
+void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
+		const struct alloctypes_table *types);
+
+#endif /* APROF_EXPORT_JSON_H */

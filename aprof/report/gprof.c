@@ -1,0 +1,70 @@
+/*
+** gprof.c -- the gprof-format reports: which sections to print, in which
+** order, with which separators and blurbs (GNU gprof 2.40's gprof.c main,
+** hist.c hist_print and cg_print.c cg_print / cg_print_index).
+*/
+#include <config.h>
+
+#include <stdio.h>
+
+#include "aprof/report/blurbs.h"
+#include "aprof/report/callgraph.h"
+#include "aprof/report/flat.h"
+#include "aprof/report/gprof.h"
+
+/* What a heap metric charges, for the note before the blurbs (--metric). */
+static const char *metric_what(enum prof_metric m)
+{
+	switch (m) {
+	case PROF_ALLOCS:
+		return "heap allocations";
+	case PROF_KEPT:
+		return "heap bytes allocated and never freed";
+	case PROF_PEAK:
+		return "heap bytes live at the run's peak";
+	default:
+		return "heap bytes allocated";
+	}
+}
+
+
+/*
+** Prints BLURB on OUT, after a note saying what P charges instead of time
+** if it is a heap metric (the blurbs are gprof's, written for time).
+*/
+static void print_blurb(FILE *out, const struct profile *p, const char *blurb)
+{
+	if (p->metric != PROF_TIME)
+		fprintf(out, blurb_metric_note, metric_what(p->metric), p->unit);
+	fputs(blurb, out);
+}
+
+
+/*
+** Prints the reports O selects on OUT in gprof 2.40's layout: the flat
+** profile (O->flat), then the call graph and its index (O->graph), each
+** report followed by its blurb unless O->brief.  Every section after the
+** first starts with "\f\n"; the index always does, even with -b, as in
+** gprof (gprof2dot stops reading the call graph at that line).  Values in
+** P->unit: P's values / P->scale (seconds for time).  Dies only if P is
+** inconsistent (a routine in a cycle P does not have).
+*/
+void report_gprof(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	if (o->flat) {
+		flat_print(out, p, o);
+		if (!o->brief)
+			print_blurb(out, p, blurb_flat);
+	}
+	if (o->graph) {
+		struct order *ord = order_make(p, o); /* once, for the graph and its index */
+
+		if (o->flat)
+			fputs("\f\n", out);
+		callgraph_print(out, p, o, ord);
+		if (!o->brief)
+			print_blurb(out, p, blurb_callgraph);
+		callgraph_index(out, p, o, ord);
+		order_free(ord);
+	}
+}
