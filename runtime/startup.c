@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cost.h"
@@ -106,4 +107,23 @@ APROF_NOINSTR struct aprof_thread *aprof_startup_thread(void)
 	}
 	aprof_busy--;
 	return t;
+}
+
+
+/*
+** glibc's gprof start-up, which a program linked with -pg calls from its
+** start files (gcrt1.o) before its constructors, found here first.  Such
+** a program would run gprof's gmon beside libaprof: its mcount calls and
+** its own profile, from objects built -pg without -mfentry, which
+** libaprof does not follow.  Refused in one line, before either runs: a
+** -pg -mfentry build is to be linked without -pg.
+*/
+APROF_API void __monstartup(unsigned long lowpc, unsigned long highpc);
+APROF_API void __monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	(void)lowpc;
+	(void)highpc;
+	aprof_say("the program is linked with -pg (gprof's gmon.out): link it without -pg "
+		  "to profile it with libaprof");
+	_exit(1);
 }

@@ -13,14 +13,15 @@ lib="$top_builddir/runtime/.libs/libaprof.so"
 v=$(sed -n 's/^#define APROF_VERSION_SYMBOL "\(.*\)"$/\1/p' "$top_builddir/config.h")
 expect_eq "exported symbols" \
 	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" \
-	"_Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
-__longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
+	"_Exit _Unwind_RaiseException _Unwind_Resume_or_Rethrow __cxa_begin_catch \
+__cyg_profile_func_enter __cyg_profile_func_exit __fentry__ __longjmp_chk __monstartup \
+_exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
 aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v aprof_enter_watched_counted_$v \
 aprof_enter_watched_sampled_$v aprof_hooks_enter_$v aprof_hooks_exit_$v aprof_hooks_text_$v \
 aprof_leave_slow_$v aprof_leave_watched_counted_$v aprof_leave_watched_sampled_$v \
-aprof_restart aprof_set_autosave aprof_stop aprof_tls calloc execl execle \
+aprof_restart aprof_set_autosave aprof_stop aprof_tls backtrace calloc execl execle \
 execlp execv execve execvp execvpe fexecve free longjmp \
-malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
+malloc malloc_usable_size memalign posix_memalign pthread_exit pvalloc realloc reallocarray siglongjmp valloc "
 # The runtime calls its hooks only to time them, from calibration_routine
 # and calibration_routine_probed (runtime/cost.c), as GCC's code would;
 # also when built with -finstrument-functions (tests/libaprof-instrumented).
