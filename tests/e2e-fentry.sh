@@ -95,13 +95,15 @@ unset APROF_CLOCK
 "$WORK/s-fentry-bare" >"$WORK/stdout-bare"
 expect_eq "s-fentry: stdout as on glibc's __fentry__" "$(cat "$WORK/stdout-aprof")" "$(cat "$WORK/stdout-bare")"
 
-# Linked with neither -pg nor libaprof: profiled under LD_PRELOAD.
+# Linked with neither -pg nor libaprof: profiled under LD_PRELOAD, by the
+# name make install gives the library itself (libaprof.so is a linker
+# script there), in a program that makes threads too.
 # shellcheck disable=SC2046
 "$CC" -pthread -o "$WORK/s-calls-bare" $(objects s-calls-fentry) || fail "cannot link s-calls bare"
 rm -f "$WORK/amon.out"
 (cd "$WORK" && ./s-calls-bare >/dev/null) && [ ! -e "$WORK/amon.out" ] ||
 	fail "s-calls bare: failed, or wrote a profile without libaprof"
-(cd "$WORK" && LD_PRELOAD="$libdir/libaprof.so" APROF_OUT="$WORK/amon.out" ./s-calls-bare >/dev/null) ||
+(cd "$WORK" && LD_PRELOAD="$libdir/libaprof.so.0" APROF_OUT="$WORK/amon.out" ./s-calls-bare >/dev/null) ||
 	fail "s-calls bare under LD_PRELOAD: failed"
 "$APROF" -b "$WORK/s-calls-bare" "$WORK/amon.out" >"$WORK/report"
 expect_eq "LD_PRELOAD: flat calls leaf" "$(flat_calls leaf)" 41
@@ -109,6 +111,13 @@ expect_eq "LD_PRELOAD: flat calls beta" "$(flat_calls beta)" 7
 contexts "$WORK/s-calls-bare" "$WORK/amon.out"
 expect_eq "LD_PRELOAD: context main > alpha > leaf" "$(context_row 'main > alpha > leaf')" "6+0"
 expect_eq "LD_PRELOAD: context main > fact" "$(context_row 'main > fact')" "1+5"
+# shellcheck disable=SC2046
+"$CC" -pthread -o "$WORK/s-workers-bare" $(objects s-workers-fentry) || fail "cannot link s-workers bare"
+(cd "$WORK" && LD_PRELOAD="$libdir/libaprof.so.0" APROF_OUT="$WORK/amon.out" ./s-workers-bare >/dev/null) ||
+	fail "s-workers bare under LD_PRELOAD: failed"
+contexts "$WORK/s-workers-bare" "$WORK/amon.out"
+expect_eq "LD_PRELOAD: context worker > leaf" "$(context_row 'worker > leaf')" "36000+0"
+expect_eq "LD_PRELOAD: context worker > step > leaf" "$(context_row 'worker > step > leaf')" "36+0"
 
 # Both front-ends in one program: main and leaf2 with -finstrument-functions,
 # middle with -pg -mfentry, calling each other.
@@ -144,4 +153,13 @@ expect_eq "-pg: exit status" "$status" 1
 expect_eq "-pg: one line" "$(wc -l <"$WORK/stderr" | tr -d ' ')" 1
 expect_eq "-pg: says why" "$(grep -c 'linked with -pg' "$WORK/stderr")" 1
 expect_eq "-pg: no profile" "$(ls "$WORK/amon.out" "$WORK/gmon.out" 2>/dev/null)" ""
+# And linked with -pg alone, under LD_PRELOAD.
+# shellcheck disable=SC2046
+"$CC" -pg -pthread -o "$WORK/s-calls-gmon" $(objects s-calls-fentry) || fail "cannot link s-calls with -pg"
+rm -f "$WORK/amon.out" "$WORK/gmon.out"
+status=0
+(cd "$WORK" && LD_PRELOAD="$libdir/libaprof.so.0" ./s-calls-gmon >/dev/null 2>"$WORK/stderr") || status=$?
+expect_eq "-pg, LD_PRELOAD: exit status" "$status" 1
+expect_eq "-pg, LD_PRELOAD: says why" "$(grep -c 'linked with -pg' "$WORK/stderr")" 1
+expect_eq "-pg, LD_PRELOAD: no profile" "$(ls "$WORK/amon.out" "$WORK/gmon.out" 2>/dev/null)" ""
 finish
