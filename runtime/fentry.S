@@ -20,9 +20,9 @@
 ** unit that calls nothing but __fentry__): aligned here, in a frame on
 ** %rbp.  The integer argument registers, %rax (the vector registers a
 ** variadic call uses) and %r10 (a nested function's static chain) are
-** saved, and all eight vector argument registers whole: the C step's slow
-** paths may use any of them.  aprof_fentry_enter(slot, after) then finds
-** the routine from AFTER and may put the return trampoline in SLOT.
+** saved; aprof_fentry_enter(slot, after), the common case, uses no other.
+** Where it returns non-zero, the eight vector argument registers are saved
+** too, whole, for aprof_fentry_enter_slow(slot, after).
 */
 	.globl	__fentry__
 	.type	__fentry__, @function
@@ -34,15 +34,37 @@ __fentry__:
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register rbp
 	andq	$-16, %rsp
-	subq	$192, %rsp
-	movq	%rdi, 128(%rsp)
-	movq	%rsi, 136(%rsp)
-	movq	%rdx, 144(%rsp)
-	movq	%rcx, 152(%rsp)
-	movq	%r8, 160(%rsp)
-	movq	%r9, 168(%rsp)
-	movq	%rax, 176(%rsp)
-	movq	%r10, 184(%rsp)
+	subq	$64, %rsp
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	leaq	16(%rbp), %rdi
+	movq	8(%rbp), %rsi
+	call	aprof_fentry_enter
+	testl	%eax, %eax
+	jnz	.Lslow
+.Lrestore:
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r10
+	movq	%rbp, %rsp
+	popq	%rbp
+	.cfi_remember_state
+	.cfi_def_cfa rsp, 8
+	ret
+	.cfi_restore_state
+.Lslow:
+	subq	$128, %rsp
 	movaps	%xmm0, 0(%rsp)
 	movaps	%xmm1, 16(%rsp)
 	movaps	%xmm2, 32(%rsp)
@@ -53,7 +75,7 @@ __fentry__:
 	movaps	%xmm7, 112(%rsp)
 	leaq	16(%rbp), %rdi
 	movq	8(%rbp), %rsi
-	call	aprof_fentry_enter
+	call	aprof_fentry_enter_slow
 	movaps	0(%rsp), %xmm0
 	movaps	16(%rsp), %xmm1
 	movaps	32(%rsp), %xmm2
@@ -62,18 +84,8 @@ __fentry__:
 	movaps	80(%rsp), %xmm5
 	movaps	96(%rsp), %xmm6
 	movaps	112(%rsp), %xmm7
-	movq	128(%rsp), %rdi
-	movq	136(%rsp), %rsi
-	movq	144(%rsp), %rdx
-	movq	152(%rsp), %rcx
-	movq	160(%rsp), %r8
-	movq	168(%rsp), %r9
-	movq	176(%rsp), %rax
-	movq	184(%rsp), %r10
-	movq	%rbp, %rsp
-	popq	%rbp
-	.cfi_def_cfa rsp, 8
-	ret
+	addq	$128, %rsp
+	jmp	.Lrestore
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 
@@ -82,7 +94,10 @@ __fentry__:
 ** replaced returns here, its stack pointer just above that word (SLOT).
 ** SLOT is taken back, for the real return address, which
 ** aprof_fentry_leave(slot) writes there from the shadow stack, and which
-** the final ret returns to; the stack aligned below it as in __fentry__.
+** the trampoline jumps to (%r11: no value is returned in it), the stack
+** aligned below it as in __fentry__.  A jump, not a ret: the CPU's stack
+** of return addresses has lost the routine's (its ret came here), and a
+** ret would take its caller's, and each ret after it the one before.
 ** What the routine returns is kept: %rax and %rdx, %xmm0 and %xmm1 (the
 ** x87 stack, where long double returns, the C steps never use).  No
 ** unwinder passes it: its return address is not known to DWARF (marked
@@ -111,7 +126,8 @@ aprof_fentry_return:
 	movq	40(%rsp), %rdx
 	movq	%rbp, %rsp
 	popq	%rbp
-	ret
+	popq	%r11
+	jmp	*%r11
 	.cfi_endproc
 	.size	aprof_fentry_return, .-aprof_fentry_return
 

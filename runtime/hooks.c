@@ -326,10 +326,6 @@ HOOK void __cyg_profile_func_exit(void *fn, void *site)
 /* The mark of an entry's frame made by __fentry__. */
 #define FENTRY_FRAME ((uintptr_t)1)
 
-/* The bytes of endbr64, read as a little-endian word (-fcf-protection puts it first). */
-#define FENTRY_ENDBR64 0xfa1e0ff3u
-/* The opcode of call rel32; the other call GCC makes, call *__fentry__@GOTPCREL(%rip), is ff 15. */
-#define FENTRY_CALL 0xe8u
 
 /* The calling thread's top and limit, whatever the clock; NULL before its first hook. */
 APROF_NOINSTR static inline struct aprof_ends *fentry_ends(void)
@@ -373,28 +369,66 @@ APROF_NOINSTR __attribute__((noinline)) static int fentry_enter_other(uintptr_t 
 }
 
 /*
-** __fentry__'s step: the routine whose first call (after its endbr64, if
-** any) returns to AFTER, called from the address at SLOT, is entered.  If
-** SLOT holds the trampoline, the routine was reached by a tail call from
-** one entered here, whose frame it took over: that routine's exit first,
-** then this entry, from its caller, as gprof sees a tail call.
+** The routine's address as the entries know it: AFTER, the address after
+** its call of __fentry__, less 5, the length of a call rel32.  That is the
+** routine's own address where the call is its first instruction and takes
+** 5 bytes; a call through the GOT (PIC with -fno-plt, PIE) takes 6, and
+** -fcf-protection puts endbr64 first: then an address within the routine's
+** first 10 bytes, one for each routine all the same, which aprof reads as
+** the routine's, as it reads any address within it.  Not read from the
+** code, whose line the data cache would then hold too, at every call.
 */
-APROF_NOINSTR APROF_HIDDEN void aprof_fentry_enter(uintptr_t *slot, uintptr_t after)
+APROF_NOINSTR static inline uintptr_t fentry_routine(uintptr_t after)
 {
-	uintptr_t fn, site = *slot, frame = (uintptr_t)slot | FENTRY_FRAME;
+	return after - 5;
+}
+
+/*
+** __fentry__'s step, its common case: the routine called from the address
+** at SLOT, whose call of __fentry__ returns to AFTER, entered through
+** enter_fast, and the trampoline put in SLOT; else nothing done, and 1
+** returned for aprof_fentry_enter_slow.  It uses the general registers
+** only, so that __fentry__ saves the vector registers for the slow step
+** alone: tests/e2e-runtime.sh checks that GCC made it so.  (Not asked of
+** GCC with target("general-regs-only"): enter_fast is then not inlined.)
+*/
+APROF_NOINSTR APROF_HIDDEN int aprof_fentry_enter(uintptr_t *slot, uintptr_t after)
+{
+	uintptr_t fn = fentry_routine(after), site = *slot, frame = (uintptr_t)slot | FENTRY_FRAME;
+	struct aprof_thread *t;
+
+	if (APROF_UNLIKELY(site == (uintptr_t)aprof_fentry_return))
+		return 1;
+	if (SAMPLE_UNGUARDED() && enter_fast(NULL, fn, frame, site, AMON_CLOCK_SAMPLE) > 0) {
+		*slot = (uintptr_t)aprof_fentry_return;
+		return 0;
+	}
+	if (aprof_sampled == NULL && (t = aprof_counted) != NULL && !aprof_busy &&
+	    enter_fast(t, fn, frame, site, APROF_CLOCK_COUNTER) > 0) {
+		*slot = (uintptr_t)aprof_fentry_return;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+** __fentry__'s step where the common case did nothing.  If SLOT holds the
+** trampoline, the routine was reached by a tail call from one entered
+** here, whose frame it took over: that routine's exit first, then this
+** entry, from its caller, as gprof sees a tail call.
+*/
+APROF_NOINSTR APROF_HIDDEN void aprof_fentry_enter_slow(uintptr_t *slot, uintptr_t after)
+{
+	uintptr_t fn = fentry_routine(after), site = *slot, frame = (uintptr_t)slot | FENTRY_FRAME;
 	int done = 0;
 
-	/* call rel32 (5 bytes), or through the GOT (6: PIC with -fno-plt, or PIE). */
-	fn = *(const uint8_t *)(after - 5) == FENTRY_CALL ? after - 5 : after - 6;
-	if (*(const uint32_t *)(fn - 4) == FENTRY_ENDBR64)
-		fn -= 4;
-	if (APROF_UNLIKELY(site == (uintptr_t)aprof_fentry_return)) {
+	if (site == (uintptr_t)aprof_fentry_return) {
 		aprof_fentry_leave(slot);
 		site = *slot;
 	}
 	if (SAMPLE_UNGUARDED())
 		done = enter_fast(NULL, fn, frame, site, AMON_CLOCK_SAMPLE);
-	if (APROF_LIKELY(done > 0) || fentry_enter_other(fn, site, frame, done))
+	if (done > 0 || fentry_enter_other(fn, site, frame, done))
 		*slot = (uintptr_t)aprof_fentry_return;
 }
 

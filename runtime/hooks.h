@@ -23,13 +23,15 @@ APROF_ENTRY void aprof_hooks_exit_shared(void *fn, void *site) APROF_VERSIONED("
 #if defined(__x86_64__)
 /*
 ** The -pg -mfentry front-end (fentry.S, hooks.c): the return trampoline;
-** the step of __fentry__, given the address of the routine's return
-** address (SLOT) and the address after its call of __fentry__ (AFTER);
+** the steps of __fentry__, given the address of the routine's return
+** address (SLOT) and the address after its call of __fentry__ (AFTER):
+** the common case, which returns 1 where it did nothing, and the rest;
 ** and the trampoline's step, given SLOT, which it writes the real return
 ** address to.
 */
 extern APROF_HIDDEN char aprof_fentry_return[];
-APROF_NOINSTR APROF_HIDDEN void aprof_fentry_enter(uintptr_t *slot, uintptr_t after);
+APROF_NOINSTR APROF_HIDDEN int aprof_fentry_enter(uintptr_t *slot, uintptr_t after);
+APROF_NOINSTR APROF_HIDDEN void aprof_fentry_enter_slow(uintptr_t *slot, uintptr_t after);
 APROF_NOINSTR APROF_HIDDEN void aprof_fentry_leave(uintptr_t *slot);
 
 /*
