@@ -4,10 +4,11 @@
 # elsewhere), with the same exact counts: routines left by longjmp (a
 # return address the trampoline holds, in a frame gone), by a C++ throw
 # (the unwinder must see the real return addresses), by a signal handler's
-# siglongjmp; 8 threads; fork, with and without exec; a SIGALRM handler
-# every 100 us.  No exit step runs in a throw's unwind cleanups: every
-# routine the throw leaves is popped when after() is entered (10 resyncs a
-# throw, where -finstrument-functions' exit hooks in C++ cleanups pop some).
+# siglongjmp; 8 threads; fork, with and without exec; the exec family;
+# exit 51 activations deep; a SIGALRM handler every 100 us.  No exit step
+# runs in a throw's unwind cleanups: every routine the throw leaves is
+# popped when after() is entered (10 resyncs a throw, where
+# -finstrument-functions' exit hooks in C++ cleanups pop some).
 . "$top_srcdir/tests/e2e-lib.sh"
 
 [ -x "$top_builddir/tests/s-longjmp-fentry" ] || { echo "skip: no -pg -mfentry (x86-64 only)"; exit 77; }
@@ -121,6 +122,33 @@ for how in exit exec; do
 	expect_eq "fork/$how: child: flat calls shared_before" "$(flat_calls shared_before)" ""
 	contexts "$exe" "$WORK/amon.out.$pid"
 	expect_eq "fork/$how: child: context main > child_work" "$(context_row 'main > child_work')" "5+0"
+done
+
+# exec without fork, every one of the family: the image's profile written
+# before it is replaced, with routines running whose return address the
+# trampoline holds.
+exe="$top_builddir/tests/s-exec-fentry"
+for how in execv execve execl execle execlp execvp; do
+	rm -f "$WORK/amon.out" "$WORK/second.out"
+	profile s-exec-fentry $how "$WORK/second.out"
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report" || { fail "$how: no profile before the exec"; continue; }
+	expect_eq "$how: first: flat calls stage_one" "$(flat_calls stage_one)" 4
+	expect_eq "$how: first: flat calls stage_two" "$(flat_calls stage_two)" ""
+	"$APROF" -b "$exe" "$WORK/second.out" >"$WORK/report" || { fail "$how: no profile of the new image"; continue; }
+	expect_eq "$how: second: flat calls stage_two" "$(flat_calls stage_two)" 6
+	expect_eq "$how: second: flat calls stage_one" "$(flat_calls stage_one)" ""
+done
+
+# exit, _exit and _Exit 51 activations deep, none of them returning.
+exe="$top_builddir/tests/s-exit-fentry"
+for how in exit _exit _Exit; do
+	rm -f "$WORK/amon.out"
+	profile s-exit-fentry $how
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report" || { fail "$how: no profile"; continue; }
+	expect_eq "$how: flat calls warm_up" "$(flat_calls warm_up)" 3
+	contexts "$exe" "$WORK/amon.out"
+	expect_eq "$how: context main > down" "$(context_row 'main > down')" "1+49"
+	expect_eq "$how: context main > down > leave" "$(context_row 'main > down > leave')" "1+0"
 done
 
 # A handler every 100 us: its runs are calls, or hook calls passed through
