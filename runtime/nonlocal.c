@@ -87,7 +87,7 @@ APROF_API void *__cxa_begin_catch(void *exception)
 	return ((catch_fn)aprof_next_definition(&real, "__cxa_begin_catch"))(exception);
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(PIC)
 /*
 ** What unwinds the stack through frames of its own: a C++ throw and
 ** rethrow (libgcc's unwinder), pthread_exit (glibc's, through the same
@@ -96,6 +96,9 @@ APROF_API void *__cxa_begin_catch(void *exception)
 ** are put back first (aprof_fentry_unhook), for good where the frames are
 ** unwound (a caught throw gives the trampoline back to those left:
 ** __cxa_begin_catch), and given the trampoline again after a backtrace.
+** In libaprof.so alone (libtool's PIC): linked into a static program,
+** these would clash with libgcc_eh's and libc's own definitions, which
+** a static link pulls in too.
 */
 typedef _Unwind_Reason_Code (*raise_fn)(struct _Unwind_Exception *exception);
 typedef void (*exit_fn)(void *value) __attribute__((noreturn));
