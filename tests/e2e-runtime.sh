@@ -38,14 +38,17 @@ expect_eq "routines of the runtime built with -finstrument-functions that call t
 	"<calibration_routine>:<calibration_routine_probed>:"
 
 # __fentry__ (x86-64) saves the vector registers only for the slow step:
-# its common case, aprof_fentry_enter, must use none, nor call anything.
+# its common case, aprof_fentry_enter and the counter's, which it reaches
+# by a jump, must use none, nor call anything.
 if [ "$(uname -m)" = x86_64 ]; then
-	objdump -d --no-show-raw-insn "$lib" | awk '/^[0-9a-f]+ <.*>:$/ { f = ($2 == "<aprof_fentry_enter>:") }
-		f' >"$WORK/fentry-enter"
-	expect_eq "aprof_fentry_enter disassembled" "$([ -s "$WORK/fentry-enter" ] && echo yes)" yes
-	expect_eq "vector registers or calls in aprof_fentry_enter" \
-		"$(grep -cE '%[xyz]mm|call' "$WORK/fentry-enter" || true)" 0
-	rm "$WORK/fentry-enter"
+	for f in aprof_fentry_enter fentry_enter_counted; do
+		objdump -d --no-show-raw-insn "$lib" |
+			awk -v n="<$f>:" '/^[0-9a-f]+ <.*>:$/ { f = ($2 == n) } f' >"$WORK/fentry-enter"
+		expect_eq "$f disassembled" "$([ -s "$WORK/fentry-enter" ] && echo yes)" yes
+		expect_eq "vector registers or calls in $f" \
+			"$(grep -cE '%[xyz]mm|call' "$WORK/fentry-enter" || true)" 0
+		rm "$WORK/fentry-enter"
+	done
 fi
 
 profile s-threads
