@@ -1,14 +1,16 @@
 #!/bin/sh
 # e2e-fentry.sh -- GCC's -pg -mfentry front-end (x86-64; skipped
-# elsewhere).  Every call count and every arc of tests/s-calls.c (-O0) and
-# tests/s-fentry.c (-O2: tail calls, every return register, backtrace)
+# elsewhere).  Every call count and every arc of tests/s-calls.c (no
+# inlining, no tail calls) and tests/s-fentry.c (-O2: tail calls, every
+# return register, backtrace)
 # equals gprof's on the same objects linked with -pg (where gprof is
 # installed; main aside, whose call gprof does not see from glibc), under
 # both clocks; the program computes what it does on glibc's own
 # __fentry__; the same objects linked with neither -pg nor libaprof write
-# the same profile under LD_PRELOAD=libaprof.so; a unit built with
-# -finstrument-functions and one built -pg -mfentry in one program have
-# exact counts; a program linked with -pg is refused in one line.
+# the same profile under LD_PRELOAD=libaprof.so.0; clang's -pg -mfentry
+# too; a unit built with -finstrument-functions and one built -pg -mfentry
+# in one program have exact counts; a program linked with -pg is refused
+# in one line.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 [ -x "$top_builddir/tests/s-calls-fentry" ] || { echo "skip: no -pg -mfentry (x86-64 only)"; exit 77; }
@@ -118,6 +120,25 @@ expect_eq "LD_PRELOAD: context main > fact" "$(context_row 'main > fact')" "1+5"
 contexts "$WORK/s-workers-bare" "$WORK/amon.out"
 expect_eq "LD_PRELOAD: context worker > leaf" "$(context_row 'worker > leaf')" "36000+0"
 expect_eq "LD_PRELOAD: context worker > step > leaf" "$(context_row 'worker > step > leaf')" "36+0"
+
+# clang's -pg -mfentry calls __fentry__ alike (its call rel32): the same
+# source, the same contexts, the same output.
+if command -v clang >/dev/null 2>&1; then
+	clang -O2 -g -pg -mfentry -Wno-unknown-attributes -c -o "$WORK/s-fentry-clang.o" \
+		"$top_srcdir/tests/s-fentry.c" &&
+		clang -pthread -o "$WORK/s-fentry-clang" "$WORK/s-fentry-clang.o" -L"$libdir" -laprof \
+			-Wl,-rpath,"$libdir" || fail "cannot build s-fentry with clang"
+	(cd "$WORK" && APROF_OUT="$WORK/amon.out" ./s-fentry-clang >"$WORK/stdout-clang") ||
+		fail "s-fentry (clang) failed"
+	expect_eq "clang: stdout" "$(cat "$WORK/stdout-clang")" "$(cat "$WORK/stdout-bare")"
+	contexts "$WORK/s-fentry-clang" "$WORK/amon.out"
+	expect_eq "clang: context main > mid" "$(context_row 'main > mid')" "5+0"
+	expect_eq "clang: context main > even" "$(context_row 'main > even')" "50001+0"
+	expect_eq "clang: context main > trace1 > trace2 > trace3" \
+		"$(context_row 'main > trace1 > trace2 > trace3')" "1+0"
+else
+	echo "skip: no clang"
+fi
 
 # Both front-ends in one program: main and leaf2 with -finstrument-functions,
 # middle with -pg -mfentry, calling each other.
