@@ -307,7 +307,8 @@ HOOK void __cyg_profile_func_exit(void *fn, void *site)
 /*
 ** GCC's -pg -mfentry front-end: the C steps of fentry.S's __fentry__ and
 ** return trampoline, in libaprof alone (a program's copy of the hooks has
-** none: its __fentry__ calls reach libaprof.so's through the PLT).
+** none: its calls of __fentry__ reach libaprof.so's, through the GOT or
+** the PLT).
 ** Instrumented after inlining, a routine calls __fentry__ before its
 ** prologue and nothing at its exit: the entry step pushes the entry as the
 ** enter hook does, its frame the address of the routine's return address
@@ -407,8 +408,8 @@ APROF_NOINSTR __attribute__((noinline)) static int fentry_enter_counted(uintptr_
 ** returned for aprof_fentry_enter_slow.  It uses the general registers
 ** only (with fentry_enter_counted), so that __fentry__ saves the vector
 ** registers for the slow step alone: tests/e2e-runtime.sh checks that GCC
-** made it so.  (Not asked of
-** GCC with target("general-regs-only"): enter_fast is then not inlined.)
+** made it so (asked with target("general-regs-only"), GCC would not
+** inline enter_fast).
 */
 APROF_NOINSTR APROF_HIDDEN int aprof_fentry_enter(uintptr_t *slot, uintptr_t after)
 {
@@ -507,6 +508,7 @@ APROF_NOINSTR APROF_HIDDEN void aprof_fentry_leave(uintptr_t *slot)
 	abort();
 }
 
+/* The real return addresses put back, or the trampoline again (hooks.h). */
 APROF_NOINSTR APROF_HIDDEN void aprof_fentry_unhook(uintptr_t sp, int back)
 {
 	struct aprof_thread *t = aprof_self;
