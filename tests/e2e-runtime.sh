@@ -11,17 +11,22 @@
 
 lib="$top_builddir/runtime/.libs/libaprof.so"
 v=$(sed -n 's/^#define APROF_VERSION_SYMBOL "\(.*\)"$/\1/p' "$top_builddir/config.h")
+# The -pg -mfentry front-end's (x86-64 alone): __fentry__, and what puts
+# the real return addresses back for the unwinder and backtrace.
+fentry_symbols=
+[ "$(uname -m)" != x86_64 ] ||
+	fentry_symbols="__fentry__ _Unwind_RaiseException _Unwind_Resume_or_Rethrow backtrace pthread_exit"
 expect_eq "exported symbols" \
 	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" \
-	"_Exit _Unwind_RaiseException _Unwind_Resume_or_Rethrow __cxa_begin_catch \
-__cyg_profile_func_enter __cyg_profile_func_exit __fentry__ __longjmp_chk __monstartup \
-_exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
-aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v aprof_enter_watched_counted_$v \
-aprof_enter_watched_sampled_$v aprof_hooks_enter_$v aprof_hooks_exit_$v aprof_hooks_text_$v \
-aprof_leave_slow_$v aprof_leave_watched_counted_$v aprof_leave_watched_sampled_$v \
-aprof_restart aprof_set_autosave aprof_stop aprof_tls backtrace calloc execl execle \
-execlp execv execve execvp execvpe fexecve free longjmp \
-malloc malloc_usable_size memalign posix_memalign pthread_exit pvalloc realloc reallocarray siglongjmp valloc "
+	"$(for s in _Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
+		__longjmp_chk __monstartup _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
+		aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v \
+		aprof_enter_watched_counted_$v aprof_enter_watched_sampled_$v aprof_hooks_enter_$v \
+		aprof_hooks_exit_$v aprof_hooks_text_$v aprof_leave_slow_$v aprof_leave_watched_counted_$v \
+		aprof_leave_watched_sampled_$v aprof_restart aprof_set_autosave aprof_stop aprof_tls \
+		calloc execl execle execlp execv execve execvp execvpe fexecve free longjmp malloc \
+		malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc \
+		$fentry_symbols; do echo "$s"; done | LC_ALL=C sort | tr '\n' ' ')"
 # The runtime calls its hooks only to time them, from calibration_routine
 # and calibration_routine_probed (runtime/cost.c), as GCC's code would;
 # also when built with -finstrument-functions (tests/libaprof-instrumented).
