@@ -1,7 +1,7 @@
 #!/bin/sh
-# benchmarks/fentry.sh -- GCC's -pg -mfentry front-end (x86-64) on Lua 5.4:
-# its cost against gprof's on the same objects, and the return trampoline's
-# share of it, per call.
+# benchmarks/fentry.sh -- GCC's -pg -mfentry front-end (x86-64) on Lua 5.4
+# and SQLite: its counts and cost against gprof's on the same objects, and
+# the return trampoline's share of the cost, per call.
 #
 # What it does, under $APROF_BENCH_DIR (default benchmarks/work/):
 #  1. benchmarks/lua.sh with LUA_FRONT=fentry: Lua built -O2 -g three ways
@@ -11,14 +11,18 @@
 #     APROF_BENCH_RUNS times in turn (default 3), the best taken: aprof's
 #     default mode (sampling) and gprof's wall time as ratios to the bare
 #     build's, and aprof's over gprof's;
-#  3. the trampoline's cost per call: perf record (the CPU clock) on the
+#  3. SQLite's speedtest1 the same way (sources from Debian, perf.sh's
+#     amalgamation), its counts against gprof's on the same objects and its
+#     time;
+#  4. the trampoline's cost per call: perf record (the CPU clock) on the
 #     aprof build running calls.lua, the share of the samples in the
 #     trampoline and its C step (aprof_fentry_return, aprof_fentry_leave:
 #     where the routine's mispredicted return lands, and the jump back) times
 #     the run's time, over the calls aprof counted.
 # Writes the figures, Markdown, to benchmarks/FENTRY.md (BENCH_FENTRY
 # overrides) and stdout.
-# Usage (from the top of a built tree; needs what lua.sh needs, and perf):
+# Usage (from the top of a built tree; needs what lua.sh needs, perf and
+# tclsh, for SQLite's amalgamation):
 #     sh benchmarks/fentry.sh
 set -eu
 
@@ -82,6 +86,74 @@ for w in "fib.lua 35" "binary-trees.lua 14" "strings.lua 8" "parser.lua 4000"; d
 		"$(ratio "$a" "$b")" "$(ratio "$g" "$b")" "$(ratio "$a" "$g")" >>"$OUT.new"
 done
 
+# SQLite's speedtest1 (perf.sh's amalgamation and flags), at -O2 -g: bare,
+# and its objects compiled -pg -mfentry once, linked with libaprof and
+# with -pg; every arc compared on --size $SQLITE_SMALL, timed on
+# --size $SQLITE_SIZE (perf.sh's sizes).
+SQLITE_SIZE=${SQLITE_SIZE:-40}
+SQLITE_SMALL=${SQLITE_SMALL:-8}
+. "$here/debian-source.sh"
+sqlite_src() { for d in "$WORK"/src/sqlite3-3.*; do [ -f "$d/test/speedtest1.c" ] && { echo "$d"; return 0; }; done; return 1; }
+if ! SQLSRC=$(sqlite_src); then
+	debian_source sqlite3 "$WORK" >&2 || die "apt-get source sqlite3 failed"
+	SQLSRC=$(sqlite_src) || die "apt-get source sqlite3 left no sqlite3-3.*/test/speedtest1.c"
+fi
+S=$WORK/fentry-sqlite
+AMALG=$S/amalgamation
+if [ ! -f "$AMALG/sqlite3.c" ]; then
+	mkdir -p "$AMALG"
+	(cd "$AMALG" && "$SQLSRC/configure" --disable-tcl >configure.log 2>&1 && make sqlite3.c >make.log 2>&1) ||
+		die "making sqlite3.c failed: see $AMALG/configure.log and make.log"
+fi
+for v in bare fentry; do
+	mkdir -p "$S/$v"
+	flags="-O2 -g -DSQLITE_OMIT_LOAD_EXTENSION -I$AMALG"
+	[ $v = bare ] || flags="$flags -pg -mfentry"
+	for f in "$AMALG/sqlite3.c" "$SQLSRC/test/speedtest1.c"; do
+		o=$S/$v/$(basename "$f" .c).o
+		[ -f "$o" ] && [ "$o" -nt "$f" ] || gcc $flags -c -o "$o" "$f" || die "compiling $f failed"
+	done
+done
+gcc -o "$S/bare/speedtest1" "$S/bare/sqlite3.o" "$S/bare/speedtest1.o" -lm -lpthread
+mkdir -p "$S/aprof" "$S/gprof"
+gcc -o "$S/aprof/speedtest1" "$S/fentry/sqlite3.o" "$S/fentry/speedtest1.o" -L"$top_builddir/runtime/.libs" \
+	-laprof -Wl,-rpath,"$top_builddir/runtime/.libs" -lm -lpthread
+gcc -pg -o "$S/gprof/speedtest1" "$S/fentry/sqlite3.o" "$S/fentry/speedtest1.o" -lm -lpthread
+(cd "$S/aprof" && rm -f amon.out && ./speedtest1 --size "$SQLITE_SMALL" --memdb >/dev/null)
+(cd "$S/gprof" && rm -f gmon.out && ./speedtest1 --size "$SQLITE_SMALL" --memdb >/dev/null)
+"$top_builddir/aprof/aprof" -b -q "$S/aprof/speedtest1" "$S/aprof/amon.out" >"$S/aprof/graph"
+gprof -b -q "$S/gprof/speedtest1" "$S/gprof/gmon.out" >"$S/gprof/graph"
+nm -n --defined-only "$S/gprof/speedtest1" >"$S/gprof/symbols"
+sqlite_status=0
+python3 "$here/callgraph-compare.py" "$S/gprof/graph" "$S/aprof/graph" "$S/gprof/symbols" >"$S/compare" 2>&1 ||
+	sqlite_status=$?
+cat "$S/compare" >&2
+# sbest VARIANT: as best, for speedtest1 --size SQLITE_SIZE.
+sbest() {
+	b=
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		t0=$(now)
+		(cd "$S/$1" && ./speedtest1 --size "$SQLITE_SIZE" --memdb >/dev/null)
+		t1=$(now)
+		t=$(((t1 - t0) / 1000))
+		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+b=$(sbest bare)
+a=$(sbest aprof)
+g=$(sbest gprof)
+printf '| speedtest1 --size %s | %d.%03d s | %sx | %sx | %s |\n' "$SQLITE_SIZE" $((b / 1000000)) \
+	$((b / 1000 % 1000)) "$(ratio "$a" "$b")" "$(ratio "$g" "$b")" "$(ratio "$a" "$g")" >>"$OUT.new"
+{
+	echo
+	echo "speedtest1 --size $SQLITE_SMALL against gprof on the same objects:" \
+		"$(sed -n 's/^arcs compared: \([0-9]*\), equal: \([0-9]*\).*/\2 of \1 arcs equal/p' "$S/compare"),"\
+		"$(sed -n 's/^routines compared: \([0-9]*\), equal: \([0-9]*\).*/\2 of \1 routines/p' "$S/compare")."
+} >>"$OUT.new"
+
 # The trampoline's share, on calls.lua.
 (cd "$RUN/aprof" && perf record -q -e cpu-clock -o perf.data ./lua calls.lua >/dev/null 2>&1)
 t=$(best aprof calls.lua)
@@ -97,3 +169,4 @@ calls=$("$top_builddir/tests/amon-threads" "$RUN/aprof/amon.out" | awk '$1 == "t
 } >>"$OUT.new"
 mv "$OUT.new" "$OUT"
 cat "$OUT"
+[ "$sqlite_status" -eq 0 ] || die "speedtest1: aprof and gprof disagree (see $S/compare)"
