@@ -30,8 +30,11 @@
 */
 #include <config.h>
 
+#include <stdlib.h>
+
 #include "aprof.h"
 #include "clock.h"
+#include "diag.h"
 #include "hooks.h"
 #include "slowpath.h"
 #include "sample.h"
@@ -299,6 +302,233 @@ HOOK void __cyg_profile_func_exit(void *fn, void *site)
 		return;
 	leave_other(t, (uintptr_t)fn, (uintptr_t)site, done, APROF_CLOCK_COUNTER);
 }
+
+#if !defined(APROF_HOOKS_PROGRAM) && defined(__x86_64__)
+/*
+** GCC's -pg -mfentry front-end: the C steps of fentry.S's __fentry__ and
+** return trampoline, in libaprof alone (a program's copy of the hooks has
+** none: its calls of __fentry__ reach libaprof.so's, through the GOT or
+** the PLT).
+** Instrumented after inlining, a routine calls __fentry__ before its
+** prologue and nothing at its exit: the entry step pushes the entry as the
+** enter hook does, its frame the address of the routine's return address
+** (SLOT), its site that return address, and puts the trampoline in SLOT;
+** the routine returns to the trampoline, whose step pops the entry as the
+** exit hook does and gives back the real return address.  The entries
+** differ from the enter hook's by their frame: SLOT with its lowest bit
+** set (FENTRY_FRAME), which no hook's frame has (a canonical frame
+** address, a multiple of 8), and which changes no comparison of frames
+** with stack pointers (thread.c).
+** An entry is not pushed (the shadow stack full, no thread yet): SLOT is
+** then left alone, and the routine's exit goes unseen, as it must.
+*/
+#define FENTRY_MARKS (APROF_FN_JUMPED | APROF_FN_DROPPED | APROF_FN_WATCHED)
+
+/* The mark of an entry's frame made by __fentry__. */
+#define FENTRY_FRAME ((uintptr_t)1)
+
+
+/* The calling thread's top and limit, whatever the clock; NULL before its first hook. */
+APROF_NOINSTR static inline struct aprof_ends *fentry_ends(void)
+{
+	struct aprof_thread *t = aprof_self;
+
+	return t != NULL ? aprof_thread_ends(t) : NULL;
+}
+
+/*
+** The entry of FN from SITE, its return address stored at FRAME, where the
+** common case did not make it (DONE, as enter_fast returns it): the
+** counter's common case, else the second cases and slow paths, as the
+** enter hook does, but for the watched entry (the slow path serves it: it
+** computes its frame itself).  Returns 1 if the entry was pushed.
+*/
+APROF_NOINSTR __attribute__((noinline)) static int fentry_enter_other(uintptr_t fn, uintptr_t site,
+								      uintptr_t frame, int done)
+{
+	struct aprof_thread *t;
+	struct aprof_ends *e;
+
+	if ((t = aprof_sampled) != NULL) {
+		if (done < 0 && !aprof_busy)
+			aprof_enter_uncached_sampled(fn, site, frame);
+		else
+			aprof_enter_slow(fn, site, frame);
+	} else {
+		done = 0;
+		if ((t = aprof_counted) != NULL && !aprof_busy)
+			done = enter_fast(t, fn, frame, site, APROF_CLOCK_COUNTER);
+		if (done > 0)
+			return 1;
+		if (t != NULL && done < 0 && !aprof_busy)
+			aprof_enter_uncached_counted(fn, site, frame);
+		else
+			aprof_enter_slow(fn, site, frame);
+	}
+	e = fentry_ends();
+	return e != NULL && e->top->frame == frame && (e->top->fn & ~FENTRY_MARKS) == fn;
+}
+
+/*
+** The routine's address as the entries know it: AFTER, the address after
+** its call of __fentry__, less 5, the length of a call rel32.  That is the
+** routine's own address where the call is its first instruction and takes
+** 5 bytes; a call through the GOT (PIC with -fno-plt, PIE) takes 6, and
+** -fcf-protection puts endbr64 first: then an address within the routine's
+** first 10 bytes, one for each routine all the same, which aprof reads as
+** the routine's, as it reads any address within it.  Not read from the
+** code, whose line the data cache would then hold too, at every call.
+*/
+APROF_NOINSTR static inline uintptr_t fentry_routine(uintptr_t after)
+{
+	return after - 5;
+}
+
+/*
+** The counter's common case of __fentry__'s step, as aprof_fentry_enter
+** returns; apart, so that sampling's saves no register for it (4 pushes
+** and 4 pops a call), reached by a tail call.
+*/
+APROF_NOINSTR __attribute__((noinline)) static int fentry_enter_counted(uintptr_t *slot, uintptr_t fn,
+									 uintptr_t site, uintptr_t frame)
+{
+	struct aprof_thread *t = aprof_counted;
+
+	if (t != NULL && !aprof_busy && enter_fast(t, fn, frame, site, APROF_CLOCK_COUNTER) > 0) {
+		*slot = (uintptr_t)aprof_fentry_return;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+** __fentry__'s step, its common case: the routine called from the address
+** at SLOT, whose call of __fentry__ returns to AFTER, entered through
+** enter_fast, and the trampoline put in SLOT; else nothing done, and 1
+** returned for aprof_fentry_enter_slow.  It uses the general registers
+** only (with fentry_enter_counted), so that __fentry__ saves the vector
+** registers for the slow step alone: tests/e2e-runtime.sh checks that GCC
+** made it so (asked with target("general-regs-only"), GCC would not
+** inline enter_fast).
+*/
+APROF_NOINSTR APROF_HIDDEN int aprof_fentry_enter(uintptr_t *slot, uintptr_t after)
+{
+	uintptr_t fn = fentry_routine(after), site = *slot, frame = (uintptr_t)slot | FENTRY_FRAME;
+
+	if (APROF_UNLIKELY(site == (uintptr_t)aprof_fentry_return))
+		return 1;
+	if (SAMPLE_UNGUARDED() && enter_fast(NULL, fn, frame, site, AMON_CLOCK_SAMPLE) > 0) {
+		*slot = (uintptr_t)aprof_fentry_return;
+		return 0;
+	}
+	if (aprof_sampled == NULL)
+		return fentry_enter_counted(slot, fn, site, frame);
+	return 1;
+}
+
+/*
+** __fentry__'s step where the common case did nothing.  If SLOT holds the
+** trampoline, the routine was reached by a tail call from one entered
+** here, whose frame it took over: that routine's exit first, then this
+** entry, from its caller, as gprof sees a tail call.
+*/
+APROF_NOINSTR APROF_HIDDEN void aprof_fentry_enter_slow(uintptr_t *slot, uintptr_t after)
+{
+	uintptr_t fn = fentry_routine(after), site = *slot, frame = (uintptr_t)slot | FENTRY_FRAME;
+	int done = 0;
+
+	if (site == (uintptr_t)aprof_fentry_return) {
+		aprof_fentry_leave(slot);
+		site = *slot;
+	}
+	if (SAMPLE_UNGUARDED())
+		done = enter_fast(NULL, fn, frame, site, AMON_CLOCK_SAMPLE);
+	if (done > 0 || fentry_enter_other(fn, site, frame, done))
+		*slot = (uintptr_t)aprof_fentry_return;
+}
+
+/*
+** The exit of FN back to SITE that the common case did not make: the exit
+** hook's second case (leave_watched, which takes any other to the slow
+** path) or slow path.
+*/
+APROF_NOINSTR static void fentry_leave_other(uintptr_t fn, uintptr_t site)
+{
+	struct aprof_thread *t;
+
+	if (!aprof_busy && (t = aprof_sampled) != NULL)
+		aprof_leave_watched_sampled(fn, site, t);
+	else if (!aprof_busy && (t = aprof_counted) != NULL)
+		aprof_leave_watched_counted(fn, site, t);
+	else
+		aprof_leave_slow(fn, site);
+}
+
+/*
+** The trampoline's step: the routine whose return address was at SLOT has
+** returned; its entry is popped, and the real return address written back
+** to SLOT.  The common case is the top entry's, as the exit hook's; else
+** the entry is looked for below (those above it were abandoned: a jump, an
+** exception through routines with no exit hook) and the exit hook's slow
+** paths resynchronise.  An entry that cannot be found leaves nowhere to
+** return to: said in one line, and the process aborted.
+*/
+APROF_NOINSTR APROF_HIDDEN void aprof_fentry_leave(uintptr_t *slot)
+{
+	uintptr_t frame = (uintptr_t)slot | FENTRY_FRAME;
+	struct aprof_thread *t;
+	struct aprof_frame *f;
+
+	if (APROF_LIKELY(SAMPLE_UNGUARDED())) {
+		f = APROF_TLS.ends.top;
+		if (APROF_LIKELY(f->frame == frame)) {
+			*slot = f->site;
+			if (APROF_LIKELY(leave_fast(NULL, f->fn & ~FENTRY_MARKS, AMON_CLOCK_SAMPLE) > 0))
+				return;
+		}
+	}
+	if ((t = aprof_counted) != NULL && !aprof_busy) {
+		f = t->own.top;
+		if (f->frame == frame) {
+			*slot = f->site;
+			if (leave_fast(t, f->fn & ~FENTRY_MARKS, APROF_CLOCK_COUNTER) > 0)
+				return;
+		}
+	}
+	if ((t = aprof_self) != NULL) {
+		for (f = aprof_thread_ends(t)->top; f != t->stack && f->frame != frame; f--)
+			;
+		if (f != t->stack) {
+			*slot = f->site;
+			fentry_leave_other(f->fn & ~FENTRY_MARKS, f->site);
+			return;
+		}
+	}
+	aprof_say("a return address replaced for -pg -mfentry is lost (shadow stack out of step)");
+	abort();
+}
+
+/* The real return addresses put back, or the trampoline again (hooks.h). */
+APROF_NOINSTR APROF_HIDDEN void aprof_fentry_unhook(uintptr_t sp, int back)
+{
+	struct aprof_thread *t = aprof_self;
+	uintptr_t tramp = (uintptr_t)aprof_fentry_return;
+	struct aprof_frame *f;
+
+	if (t == NULL)
+		return;
+	for (f = aprof_thread_ends(t)->top; f != t->stack; f--) {
+		uintptr_t *slot = (uintptr_t *)(f->frame & ~FENTRY_FRAME);
+
+		if ((f->frame & FENTRY_FRAME) == 0 || f->frame < sp || f->frame >= t->stack_hi)
+			continue;
+		if (!back && *slot == tramp)
+			*slot = f->site;
+		else if (back && *slot == f->site)
+			*slot = tramp;
+	}
+}
+#endif
 
 #ifndef APROF_HOOKS_PROGRAM
 /* The hooks under the names by which a program's copy of them calls these (hooks.h). */

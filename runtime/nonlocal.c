@@ -8,8 +8,12 @@
 */
 #include <config.h>
 
+#include <pthread.h>
 #include <setjmp.h>
+#include <string.h>
+#include <unwind.h>
 
+#include "hooks.h"
 #include "interpose.h"
 #include "thread.h"
 
@@ -67,11 +71,88 @@ JUMP(siglongjmp, sigjmp_buf)
 JUMP(__longjmp_chk, jmp_buf)
 
 
-/* The C++ ABI's start of a catch clause: the throw has unwound to here. */
+/*
+** The C++ ABI's start of a catch clause: the throw has unwound to here.
+** The routines still running that were entered through -pg -mfentry get
+** the return trampoline back (the throw took it off them all).
+*/
 APROF_API void *__cxa_begin_catch(void *exception)
 {
 	static void *real;
 
 	jumping();
+#if defined(__x86_64__)
+	aprof_fentry_unhook((uintptr_t)__builtin_dwarf_cfa(), 1);
+#endif
 	return ((catch_fn)aprof_next_definition(&real, "__cxa_begin_catch"))(exception);
 }
+
+#if defined(__x86_64__) && defined(PIC)
+/*
+** What unwinds the stack through frames of its own: a C++ throw and
+** rethrow (libgcc's unwinder), pthread_exit (glibc's, through the same
+** unwinder), backtrace.  A routine entered through -pg -mfentry returns to
+** the trampoline, which no unwinder can pass: the real return addresses
+** are put back first (aprof_fentry_unhook), for good where the frames are
+** unwound (a caught throw gives the trampoline back to those left:
+** __cxa_begin_catch), and given the trampoline again after a backtrace.
+** In libaprof.so alone (libtool's PIC): linked into a static program,
+** these would clash with libgcc_eh's and libc's own definitions, which
+** a static link pulls in too.
+*/
+typedef _Unwind_Reason_Code (*raise_fn)(struct _Unwind_Exception *exception);
+typedef void (*exit_fn)(void *value) __attribute__((noreturn));
+typedef int (*backtrace_fn)(void **buffer, int size);
+
+APROF_API _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *exception);
+APROF_API _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *exception);
+APROF_API void pthread_exit(void *value) __attribute__((noreturn));
+APROF_API int backtrace(void **buffer, int size);
+
+#define UNWIND(name)                                                                         \
+	APROF_API _Unwind_Reason_Code name(struct _Unwind_Exception *exception)                 \
+	{                                                                                     \
+		static void *real;                                                            \
+											      \
+		aprof_fentry_unhook((uintptr_t)__builtin_dwarf_cfa(), 0);                      \
+		return ((raise_fn)aprof_next_definition(&real, #name))(exception);             \
+	}
+
+UNWIND(_Unwind_RaiseException)
+UNWIND(_Unwind_Resume_or_Rethrow)
+
+APROF_API void pthread_exit(void *value)
+{
+	static void *real;
+
+	aprof_fentry_unhook((uintptr_t)__builtin_dwarf_cfa(), 0);
+	((exit_fn)aprof_next_definition(&real, "pthread_exit"))(value);
+}
+
+/*
+** backtrace's walk starts in this frame, which is not the caller's to see:
+** walked into a buffer of one more, then left out; where SIZE is beyond
+** the buffer here, the caller's buffer is walked and the frame left out,
+** which leaves one of its outermost frames out too.
+*/
+APROF_API int backtrace(void **buffer, int size)
+{
+	static void *real;
+	void *walked[256];
+	uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+	int n;
+
+	aprof_fentry_unhook(sp, 0);
+	if (size >= 0 && size < (int)(sizeof walked / sizeof walked[0])) {
+		n = ((backtrace_fn)aprof_next_definition(&real, "backtrace"))(walked, size + 1);
+		if (n > 0)
+			memcpy(buffer, walked + 1, (size_t)--n * sizeof walked[0]);
+	} else {
+		n = ((backtrace_fn)aprof_next_definition(&real, "backtrace"))(buffer, size);
+		if (n > 0)
+			memmove(buffer, buffer + 1, (size_t)--n * sizeof buffer[0]);
+	}
+	aprof_fentry_unhook(sp, 1);
+	return n;
+}
+#endif

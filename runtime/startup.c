@@ -11,6 +11,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cost.h"
@@ -106,4 +108,25 @@ APROF_NOINSTR struct aprof_thread *aprof_startup_thread(void)
 	}
 	aprof_busy--;
 	return t;
+}
+
+
+/*
+** glibc's gprof start-up, which a program linked with -pg calls from its
+** start files (gcrt1.o) before its constructors, found here first.  Such
+** a program would run gprof's gmon beside libaprof: its mcount calls and
+** its own profile, from objects built -pg without -mfentry, which
+** libaprof does not follow.  Refused in one line, before either runs: a
+** -pg -mfentry build is to be linked without -pg.  The process ends by
+** the system call itself: libaprof's _exit would write a profile.
+*/
+APROF_API void __monstartup(unsigned long lowpc, unsigned long highpc);
+APROF_API void __monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	(void)lowpc;
+	(void)highpc;
+	aprof_say("the program is linked with -pg (gprof's gmon.out): link it without -pg "
+		  "to profile it with libaprof");
+	syscall(SYS_exit_group, 1);
+	abort();
 }

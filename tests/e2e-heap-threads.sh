@@ -106,8 +106,8 @@ TSAN_FLAGS="-fsanitize=thread -O1 -g -pthread"
 tsan_build() {
 	echo 'int main(void) { return 0; }' >"$tsan/probe.c"
 	${CC:-cc} $TSAN_FLAGS "$tsan/probe.c" -o "$tsan/probe" 2>/dev/null && "$tsan/probe" || return 77
-	for src in "$top_srcdir"/runtime/*.c; do
-		o="$tsan/rt-$(basename "$src" .c).o"
+	for src in "$top_srcdir"/runtime/*.c "$top_srcdir"/runtime/*.S; do
+		o="$tsan/rt-$(basename "$src").o"
 		case $src in */malloc.c) extra="$renames $real" ;; */heap.c) extra=$real ;; *) extra= ;; esac
 		${CC:-cc} $TSAN_FLAGS -I"$top_builddir" -I"$top_srcdir" -I"$top_srcdir/runtime" \
 			$extra -c "$src" -o "$o" || return 1

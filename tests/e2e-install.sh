@@ -59,6 +59,21 @@ for p in prog prog-static; do
 	expect_eq "$p: flat calls after" "$(flat_calls after)" 1
 done
 
+# The -pg -mfentry front-end (x86-64): compiled with the variable's flags,
+# linked as above, without them (-pg would link gprof's gmon in).
+if [ "$(uname -m)" = x86_64 ]; then
+	# shellcheck disable=SC2046
+	"$CC" -O0 -g -fno-inline $(pkgconf --variable=instrument_after_inlining) \
+		-c -o "$WORK/calls.o" "$top_srcdir/tests/s-calls.c" &&
+		"$CC" -o "$WORK/prog-fentry" "$WORK/calls.o" $(pkgconf --libs) || fail "cannot build prog-fentry"
+	rm -f "$WORK/amon.out"
+	(cd "$WORK" && LD_LIBRARY_PATH="$libdir" APROF_OUT="$WORK/amon.out" ./prog-fentry >/dev/null) ||
+		fail "prog-fentry did not run"
+	"$(find "$stage" -path '*/bin/aprof')" -b "$WORK/prog-fentry" "$WORK/amon.out" >"$WORK/report"
+	expect_eq "prog-fentry: flat calls leaf" "$(flat_calls leaf)" 41
+	expect_eq "prog-fentry: flat calls beta" "$(flat_calls beta)" 7
+fi
+
 submake uninstall
 expect_eq "files left after make uninstall" "$(find "$stage" ! -type d | sed "s|^$stage||")" ""
 finish

@@ -11,16 +11,22 @@
 
 lib="$top_builddir/runtime/.libs/libaprof.so"
 v=$(sed -n 's/^#define APROF_VERSION_SYMBOL "\(.*\)"$/\1/p' "$top_builddir/config.h")
+# The -pg -mfentry front-end's (x86-64 alone): __fentry__, and what puts
+# the real return addresses back for the unwinder and backtrace.
+fentry_symbols=
+[ "$(uname -m)" != x86_64 ] ||
+	fentry_symbols="__fentry__ _Unwind_RaiseException _Unwind_Resume_or_Rethrow backtrace pthread_exit"
 expect_eq "exported symbols" \
 	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" \
-	"_Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
-__longjmp_chk _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
-aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v aprof_enter_watched_counted_$v \
-aprof_enter_watched_sampled_$v aprof_hooks_enter_$v aprof_hooks_exit_$v aprof_hooks_text_$v \
-aprof_leave_slow_$v aprof_leave_watched_counted_$v aprof_leave_watched_sampled_$v \
-aprof_restart aprof_set_autosave aprof_stop aprof_tls calloc daemon execl execle \
-execlp execv execve execvp execvpe fexecve free longjmp \
-malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc "
+	"$(for s in _Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \
+		__longjmp_chk __monstartup _exit _longjmp aligned_alloc aprof_dump aprof_enter_slow_$v \
+		aprof_enter_uncached_counted_$v aprof_enter_uncached_sampled_$v \
+		aprof_enter_watched_counted_$v aprof_enter_watched_sampled_$v aprof_hooks_enter_$v \
+		aprof_hooks_exit_$v aprof_hooks_text_$v aprof_leave_slow_$v aprof_leave_watched_counted_$v \
+		aprof_leave_watched_sampled_$v aprof_restart aprof_set_autosave aprof_stop aprof_tls \
+		calloc daemon execl execle execlp execv execve execvp execvpe fexecve free longjmp malloc \
+		malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray siglongjmp valloc \
+		$fentry_symbols; do echo "$s"; done | LC_ALL=C sort | tr '\n' ' ')"
 # The runtime calls its hooks only to time them, from calibration_routine
 # and calibration_routine_probed (runtime/cost.c), as GCC's code would;
 # also when built with -finstrument-functions (tests/libaprof-instrumented).
@@ -35,6 +41,20 @@ expect_eq "routines of the runtime that call the hooks" "$(hook_callers "$lib")"
 expect_eq "routines of the runtime built with -finstrument-functions that call the hooks" \
 	"$(hook_callers "$top_builddir/tests/.libs/libaprof-instrumented.so")" \
 	"<calibration_routine>:<calibration_routine_probed>:"
+
+# __fentry__ (x86-64) saves the vector registers only for the slow step:
+# its common case, aprof_fentry_enter and the counter's, which it reaches
+# by a jump, must use none, nor call anything.
+if [ "$(uname -m)" = x86_64 ]; then
+	for f in aprof_fentry_enter fentry_enter_counted; do
+		objdump -d --no-show-raw-insn "$lib" |
+			awk -v n="<$f>:" '/^[0-9a-f]+ <.*>:$/ { f = ($2 == n) } f' >"$WORK/fentry-enter"
+		expect_eq "$f disassembled" "$([ -s "$WORK/fentry-enter" ] && echo yes)" yes
+		expect_eq "vector registers or calls in $f" \
+			"$(grep -cE '%[xyz]mm|call' "$WORK/fentry-enter" || true)" 0
+		rm "$WORK/fentry-enter"
+	done
+fi
 
 profile s-threads
 expect_eq "files written" "$(ls "$WORK" | tr '\n' ' ')" "amon.out stdout "
