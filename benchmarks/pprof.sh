@@ -47,28 +47,15 @@ measure() {
 			$1, $2, $3, $3 / $2, $4, $4 / $2, $5, $5 / $2, $6, $7, $8 }'
 }
 
-# The generated program: f_i calls leaf, group g_k calls f_100k .. f_100k+99.
+# The generated program (many-functions.awk), main calling every group.
 groups=$((FUNCTIONS / 100))
-awk -v n="$FUNCTIONS" -v groups="$groups" -v parts=8 -v dir="$work" 'BEGIN {
-	per = int((n + parts - 1) / parts)
-	for (p = 0; p < parts; p++) {
-		f = dir "/part" p ".c"
-		print "void leaf(void);" > f
-		for (i = p * per; i < (p + 1) * per && i < n; i++)
-			printf "void f%d(void) { leaf(); }\n", i > f
-	}
-	f = dir "/main.c"
-	print "volatile unsigned long sink;\nvoid leaf(void) { sink++; }" > f
-	for (i = 0; i < n; i++) printf "void f%d(void);\n", i > f
-	for (g = 0; g < groups; g++) {
-		printf "void g%d(void) {", g > f
-		for (i = g * 100; i < g * 100 + 100 && i < n; i++) printf " f%d();", i > f
-		print " }" > f
-	}
-	print "int main(void) {" > f
-	for (g = 0; g < groups; g++) printf " g%d();\n", g > f
-	print " return 0; }" > f
-}'
+awk -v n="$FUNCTIONS" -v dir="$work" -f "$top_srcdir/benchmarks/many-functions.awk"
+{
+	echo "int main(void) {"
+	g=0
+	while [ "$g" -lt "$groups" ]; do echo " g$g();"; g=$((g + 1)); done
+	echo " return 0; }"
+} >>"$work/main.c"
 # Two compilers at a time: the machine is shared.
 for f in "$work"/part*.c "$work"/main.c; do
 	cc -O1 -g -finstrument-functions -I"$top_srcdir/runtime" -c "$f" -o "${f%.c}.o" &

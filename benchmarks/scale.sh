@@ -25,34 +25,22 @@ elapsed() {
 }
 
 echo "== $FUNCTIONS distinct functions"
-# f_i calls leaf; group g_k calls f_{100k} ... f_{100k+99}; main calls every group.
+# The generated program (many-functions.awk); main calls every group, then
+# writes the profile once more, timed in the process CPU time (on a busy
+# machine wall time is mostly waiting): what writing it costs.
 groups=$((FUNCTIONS / 100))
-awk -v n="$FUNCTIONS" -v groups="$groups" -v parts=8 -v dir="$work" 'BEGIN {
-	per = int((n + parts - 1) / parts)
-	for (p = 0; p < parts; p++) {
-		f = dir "/part" p ".c"
-		print "extern volatile unsigned long sink;\nvoid leaf(void);" > f
-		for (i = p * per; i < (p + 1) * per && i < n; i++)
-			printf "void f%d(void) { leaf(); }\n", i > f
-	}
-	f = dir "/main.c"
-	print "volatile unsigned long sink;\nvoid leaf(void) { sink++; }" > f
-	for (i = 0; i < n; i++) printf "void f%d(void);\n", i > f
-	for (g = 0; g < groups; g++) {
-		printf "void g%d(void) {", g > f
-		for (i = g * 100; i < g * 100 + 100 && i < n; i++) printf " f%d();", i > f
-		print " }" > f
-	}
-	print "#include <stdio.h>\n#include <time.h>\n#include <aprof.h>" > f
-	print "int main(void) {\n struct timespec a, b;" > f
-	for (g = 0; g < groups; g++) printf " g%d();\n", g > f
-	# the profile written once more, timed in the process CPU time (on
-	# a busy machine wall time is mostly waiting): what writing it costs
-	print " clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);\n aprof_dump();" > f
-	print " clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);" > f
-	print " printf(\"%.1f\\n\", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);" > f
-	print " return 0; }" > f
-}'
+awk -v n="$FUNCTIONS" -v dir="$work" -f "$top_srcdir/benchmarks/many-functions.awk"
+{
+	printf '#include <stdio.h>\n#include <time.h>\n#include <aprof.h>\n'
+	printf 'int main(void) {\n struct timespec a, b;\n'
+	g=0
+	while [ "$g" -lt "$groups" ]; do echo " g$g();"; g=$((g + 1)); done
+	echo ' clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);'
+	echo ' aprof_dump();'
+	echo ' clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);'
+	printf '%s\n' ' printf("%.1f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);'
+	echo ' return 0; }'
+} >>"$work/main.c"
 start=$(date +%s.%N)
 for f in "$work"/part*.c "$work"/main.c; do
 	cc -O1 -g0 -finstrument-functions -I"$top_srcdir/runtime" -c "$f" -o "${f%.c}.o" &

@@ -19,15 +19,7 @@
 #include "aprof/report/order.h"
 #include "tests/check_aprof.h"
 
-enum { MAIN = 0x1001, P = 0x2003, Q = 0x3005, R = 0x4007, S = 0x5009 };
-#define M AMON_MARK
-
-static const uint64_t h0[] = { MAIN | M };
-static const uint64_t h1[] = { MAIN | M, P | M };
-static const uint64_t h2[] = { MAIN | M, P | M, Q | M };
-static const uint64_t h3[] = { MAIN | M, P | M, Q | M, R | M };
-static const uint64_t h4[] = { MAIN | M, P, Q | M, R | M, P | M };
-static const uint64_t h5[] = { MAIN | M, P, Q | M, R | M, P | M, S | M };
+#include "tests/check_spivey.h"
 
 /* The root (no routine active), then one context per history above. */
 static const struct amon_context_info contexts_init[] = {
