@@ -24,6 +24,7 @@
 #include "aprof/diff.h"
 #include "aprof/dot.h"
 #include "aprof/folded.h"
+#include "aprof/html.h"
 #include "aprof/json.h"
 #include "aprof/mprof.h"
 #include "aprof/pprof.h"
@@ -40,7 +41,8 @@
 #include "aprof/util.h"
 
 /* What is written (--format): gprof's reports or an export. */
-enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF };
+enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF,
+	      FORMAT_HTML };
 
 /* Everything the command line says. */
 struct options {
@@ -80,7 +82,8 @@ enum {
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
 
 /* --format names, in enum format order. */
-static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof" };
+static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof",
+					    "html" };
 
 /* --heap-verbosity names, in enum mprof_verbosity order. */
 static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
@@ -164,8 +167,9 @@ static void usage(FILE *out, int status)
 		"                                      (default), callgrind (KCachegrind,\n"
 		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
 		"                                      dot (Graphviz), json (doc/aprof-json.md)\n"
-		"                                      or pprof (go tool pprof, Pyroscope, Parca;\n"
-		"                                      to aprof.pb.gz unless -o FILE)\n"
+		"                                      pprof (go tool pprof, Pyroscope, Parca;\n"
+		"                                      to aprof.pb.gz unless -o FILE) or html\n"
+		"                                      (one page to explore in a browser)\n"
 		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
 		"\n"
 		"Analysis options (what the reports are made of).  SYMSPEC: NAME, FILE:NAME,\n"
@@ -523,7 +527,7 @@ static void write_dot(FILE *out, const struct options *o, const struct amon_data
 }
 
 
-/* --format=json, with the allocated types when D has heap data. */
+/* --format=json or html, with the allocated types when D has heap data. */
 static void write_json(FILE *out, const struct options *o, const struct amon_data *d,
 		       const struct symbols *syms, const struct profile *p)
 {
@@ -534,7 +538,10 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 		ti = typeinfo_load(d, o->exe);
 		t = types_build(d, syms, ti, -1);
 	}
-	json_write(out, o->exe, d, p, t);
+	if (o->format == FORMAT_HTML)
+		html_write(out, o->exe, d, p, t, profile_decimals(p, o->report.decimals));
+	else
+		json_write(out, o->exe, d, p, t);
 	types_free(t);
 	typeinfo_free(ti);
 }
@@ -736,7 +743,7 @@ int main(int argc, char **argv)
 		folded_write(out, data, prof);
 	else if (o.format == FORMAT_DOT)
 		write_dot(out, &o, data, syms, prof);
-	else if (o.format == FORMAT_JSON)
+	else if (o.format == FORMAT_JSON || o.format == FORMAT_HTML)
 		write_json(out, &o, data, syms, prof);
 	else if (o.format == FORMAT_PPROF)
 		write_pprof(out, &o, data, prof, NULL, NULL);

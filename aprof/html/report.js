@@ -1,0 +1,524 @@
+/*
+** report.js -- the page of aprof --format=html (doc/html-report.md).
+** Reads the profile that aprof wrote into #aprof-data (--format=json's
+** document, doc/aprof-json.md, as "profile", and "view": decimals, unit,
+** scale and each routine's first line) and draws: a flame graph of the
+** exact contexts (d3-flame-graph), a sandwich of one routine from the
+** split arcs, a sortable flat profile; search, focus and exclude with
+** -F's patterns; a metric and a thread switch.  With "#selftest" in the
+** address it then plays a fixed script of actions and writes what it saw,
+** as JSON, into #selftest (tests/e2e-html.sh reads it).
+*/
+'use strict';
+
+/* Errors seen by the page, reported by the self-test (a page that works has none). */
+const pageErrors = [];
+window.addEventListener('error', (e) => pageErrors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => pageErrors.push(String(e.reason)));
+const consoleError = console.error;
+console.error = function (...args) {
+	pageErrors.push(args.map(String).join(' '));
+	consoleError.apply(console, args);
+};
+
+const DATA = JSON.parse(document.getElementById('aprof-data').textContent);
+const P = DATA.profile;
+const VIEW = DATA.view;
+const META = P.metadata;
+const ROUTINES = P.routines;
+const SELFTEST = location.hash === '#selftest';
+
+/*
+** The metrics a context carries: key, label, its value in context C, and
+** how a value is shown.  Heap metrics only where the run recorded the heap.
+*/
+const METRICS = [
+	{ key: 'time', label: 'time', value: (c) => c.ticks, show: showTime },
+	{ key: 'calls', label: 'calls', value: (c) => c.calls, show: showCount },
+	{ key: 'bytes', label: 'allocated bytes', heap: true, value: (c) => c.bytes, show: showBytes },
+	{ key: 'allocs', label: 'allocated blocks', heap: true, value: (c) => c.allocs, show: showCount },
+	{ key: 'peak', label: 'live bytes at peak', heap: true, value: (c) => c.peak, show: showBytes },
+	{ key: 'kept', label: 'kept bytes (never freed)', heap: true, value: (c) => c.bytes - c.freed, show: showBytes },
+].filter((m) => !m.heap || META.heap);
+
+function showTime(ticks) {
+	const s = ticks / META.ticks_per_second;
+	return s.toFixed(Math.max(VIEW.decimals, 2)) + ' s';
+}
+function showCount(n) { return n.toLocaleString('en-US'); }
+function showBytes(n) { return n.toLocaleString('en-US') + ' B'; }
+function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : '-'; }
+
+/* A value of the profile's own metric (routines, arcs) in the text report's unit and decimals. */
+function showUnit(v) { return (v / VIEW.scale).toFixed(VIEW.decimals); }
+
+/* The page's state: what is chosen; the zoom path is a stack of frame paths. */
+const state = {
+	metric: METRICS[0],
+	thread: -1,        /* -1: all threads */
+	merged: false,     /* recursion merged (each routine once per path) */
+	focus: [],         /* -F patterns, compiled */
+	exclude: [],       /* -E patterns, compiled */
+	search: null,      /* compiled pattern or null */
+	zooms: [],         /* paths zoomed into, the last shown */
+	sandwich: -1,      /* routine shown in the sandwich, -1 if none */
+};
+
+/* ---- patterns as -F reads them: NAME, FILE:NAME, shell patterns ---- */
+
+/* The shell pattern GLOB (*, ?, [...]) as an anchored RegExp. */
+function globRegExp(glob) {
+	let re = '';
+	for (let i = 0; i < glob.length; i++) {
+		const ch = glob[i];
+		if (ch === '*') re += '.*';
+		else if (ch === '?') re += '.';
+		else if (ch === '[') {
+			const end = glob.indexOf(']', i + 2);
+			if (end < 0) { re += '\\['; continue; }
+			re += '[' + glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+			i = end;
+		} else re += ch.replace(/[.+^${}()|\\\]]/g, '\\$&');
+	}
+	return new RegExp('^' + re + '$');
+}
+
+/*
+** TEXT compiled as symspec.c reads it: FILE:NAME at a single ':' (not
+** "::"), the name matching a routine's name or its name without the
+** parameter list, the file the whole path or its end after a '/'.
+*/
+function compileSpec(text) {
+	let file = null, name = text;
+	for (let i = 0; i < text.length; i++) {
+		if (text[i] !== ':') continue;
+		if (text[i + 1] === ':') { i++; continue; }
+		file = globRegExp(text.slice(0, i));
+		name = text.slice(i + 1);
+		break;
+	}
+	return { text, file, name: globRegExp(name) };
+}
+
+/* True if routine R matches compiled pattern S. */
+function specMatches(s, r) {
+	const f = ROUTINES[r];
+	const bare = f.name.indexOf('(') > 0 ? f.name.slice(0, f.name.indexOf('(')) : f.name;
+	if (!s.name.test(f.name) && !s.name.test(bare)) return false;
+	if (s.file === null) return true;
+	if (f.file === null) return false;
+	return s.file.test(f.file) || s.file.test(f.file.slice(f.file.lastIndexOf('/') + 1));
+}
+
+/* ---- the tree of contexts ---- */
+
+function routinesActive(c, specs) {
+	return specs.some((s) => c.history.some((h) => specMatches(s, h.routine)));
+}
+
+/* The contexts chosen by the thread, focus and exclude settings. */
+function chosenContexts() {
+	return P.contexts.filter((c) => (state.thread < 0 || c.thread === state.thread) &&
+		(state.focus.length === 0 || routinesActive(c, state.focus)) &&
+		!(state.exclude.length > 0 && routinesActive(c, state.exclude)));
+}
+
+function newFrame(name, routine, path) {
+	return { name, routine, path, value: 0, calls: 0, rec: 0, total: 0, kids: new Map(), children: [] };
+}
+
+/*
+** The flame graph's tree: one frame per path of routines (marks aside, as
+** --format=folded merges them), threads merged unless one is chosen; each
+** context's value is its frame's self value.  Merged recursion: a routine
+** already on the path sends the context back to that frame, its calls
+** counted as recursive.  The root frame is the program, its self value the
+** time no instrumented routine was active.
+*/
+function buildTree() {
+	const metric = state.metric;
+	const root = newFrame(META.program, -1, '');
+	for (const c of chosenContexts()) {
+		let node = root, recursive = false;
+		const onPath = new Map();
+		for (const h of c.history) {
+			const r = h.routine;
+			if (state.merged && onPath.has(r)) {
+				node = onPath.get(r);
+				recursive = true;
+				for (const [k, v] of onPath) if (v.path.length > node.path.length) onPath.delete(k);
+				continue;
+			}
+			let kid = node.kids.get(r);
+			if (kid === undefined) {
+				kid = newFrame(ROUTINES[r].name, r, node.path === '' ? ROUTINES[r].name
+					: node.path + ';' + ROUTINES[r].name);
+				node.kids.set(r, kid);
+				node.children.push(kid);
+			}
+			node = kid;
+			onPath.set(r, node);
+		}
+		node.value += metric.value(c);
+		if (recursive) node.rec += c.calls + c.recursive;
+		else { node.calls += c.calls; node.rec += c.recursive; }
+	}
+	(function sum(n) {
+		n.total = n.value;
+		for (const k of n.children) n.total += sum(k);
+		delete n.kids;
+		return n.total;
+	})(root);
+	return root;
+}
+
+/* ---- the flame graph ---- */
+
+const PALETTE = ['#F2C46F', '#A6D6F3', '#7FD1B9', '#F6EE9A', '#8FBCE0', '#EFB48A', '#E3B5D0'];
+const SEARCH_HIT = '#E69F00';
+const SEARCH_MISS = '#DDDDDD';
+
+function hashName(name) {
+	let h = 0;
+	for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+	return Math.abs(h);
+}
+
+/* A frame's description: the tooltip, the details line, what a screen reader reads. */
+function describe(d) {
+	const f = d.data, m = state.metric, root = tree.total;
+	const lines = [f.name];
+	if (f.routine >= 0) {
+		lines.push('calls ' + showCount(f.calls) + (f.rec > 0 ? ' + ' + showCount(f.rec) + ' recursive' : ''));
+		const r = ROUTINES[f.routine];
+		if (r.file !== null) lines.push(r.file + (VIEW.lines[f.routine] ? ':' + VIEW.lines[f.routine] : ''));
+	}
+	lines.push(m.label + ': self ' + m.show(f.value) + ', total ' + m.show(f.total) + ' (' + pct(f.total, root) + ')');
+	return lines.join('\n');
+}
+
+let tree = buildTree();
+const chart = flamegraph()
+	.width(Math.max(600, document.getElementById('flame').clientWidth - 8))
+	.cellHeight(18)
+	.inverted(true)
+	.selfValue(true)
+	.sort((a, b) => d3.descending(a.value, b.value) || d3.ascending(a.data.name, b.data.name))
+	.minFrameSize(1)
+	.transitionDuration(SELFTEST ? 0 : 300)
+	.setLabelHandler(describe)
+	.setColorMapper((d) => state.search === null ? PALETTE[hashName(d.data.name) % PALETTE.length]
+		: d.highlight ? SEARCH_HIT : SEARCH_MISS)
+	.setSearchMatch((d) => d.data.routine >= 0 && specMatches(state.search, d.data.routine))
+	.setSearchHandler((results, sum, total) => {
+		const n = new Set(results.map((d) => d.data.routine)).size;
+		details.textContent = 'search ' + state.search.text + ': ' + results.length + ' frames of ' + n +
+			' routines, ' + state.metric.show(sum) + ' = ' + pct(sum, total) + ' of ' + state.metric.label;
+		lastSearch = { frames: results.length, routines: n, sum, total };
+	})
+	.setDetailsHandler((text) => { if (text) details.textContent = text; })
+	.onClick((d) => {
+		if (d.parent === null) state.zooms = [];
+		else state.zooms.push(d.data.path);
+		if (d.data.routine >= 0) showSandwichButton(d.data.routine);
+	});
+const details = document.getElementById('details');
+let lastSearch = null;
+d3.select('#chart').datum(tree).call(chart);
+
+/* Redraws the graph after a change of metric, thread, focus or recursion. */
+function redraw() {
+	tree = buildTree();
+	state.zooms = [];
+	chart.update(tree);
+	if (state.search !== null) chart.search(state.search.text);
+}
+
+/* The rendered frame (hierarchy node) of PATH, or undefined. */
+function frameNode(path) {
+	return d3.select('#chart').datum().descendants().find((d) => d.data.path === path);
+}
+
+/* ---- the flat profile ---- */
+
+/* Self bytes per routine (the contexts it ran in), for the bytes column. */
+const selfBytes = new Array(ROUTINES.length).fill(0);
+if (META.heap)
+	for (const c of P.contexts)
+		if (c.history.length > 0) selfBytes[c.history[c.history.length - 1].routine] += c.bytes;
+
+const FLAT_COLUMNS = [
+	{ key: 'share', label: '% ' + META.metric, get: (r) => r.self, show: (v) => pct(v, P.metadata.totals.value) },
+	{ key: 'self', label: 'self ' + VIEW.unit, get: (r) => r.self, show: showUnit },
+	{ key: 'total', label: 'total ' + VIEW.unit, get: (r) => r.total, show: showUnit },
+	{ key: 'calls', label: 'calls', get: (r) => r.calls, show: showCount },
+	{ key: 'recursive', label: 'recursive', get: (r) => r.recursive, show: showCount },
+].concat(META.heap ? [{ key: 'bytes', label: 'self bytes', get: (r) => selfBytes[r.id], show: showCount }] : []);
+let flatSort = FLAT_COLUMNS[1];
+
+function drawFlat() {
+	const table = d3.select('#flat-table');
+	table.selectAll('*').remove();
+	table.append('caption').text('As the text report\'s flat profile (' + META.metric +
+		', ' + VIEW.unit + '); click a heading to sort, a name for its sandwich');
+	const head = table.append('thead').append('tr');
+	for (const col of FLAT_COLUMNS)
+		head.append('th').attr('scope', 'col').attr('data-key', col.key)
+			.attr('aria-sort', col === flatSort ? 'descending' : null)
+			.append('button').attr('type', 'button').text(col.label)
+			.on('click', () => { flatSort = col; drawFlat(); });
+	head.append('th').attr('scope', 'col').text('name');
+	const rows = ROUTINES.filter((r) => r.self > 0 || r.calls > 0 || r.total > 0)
+		.sort((a, b) => d3.descending(flatSort.get(a), flatSort.get(b)) || d3.ascending(a.name, b.name));
+	const tr = table.append('tbody').selectAll('tr').data(rows).join('tr').attr('data-routine', (r) => r.id);
+	for (const col of FLAT_COLUMNS)
+		tr.append('td').attr('class', 'num').attr('data-key', col.key).text((r) => col.show(col.get(r)));
+	tr.append('td').append('button').attr('type', 'button').attr('class', 'name')
+		.text((r) => r.name + (r.cycle > 0 ? ' <cycle ' + r.cycle + '>' : ''))
+		.on('click', (_, r) => openSandwich(r.id));
+}
+
+/* ---- the sandwich: a routine's callers above, its callees below ---- */
+
+function nameOf(r) { return r === null ? '<spontaneous>' : ROUTINES[r].name; }
+
+/*
+** Arc rows: the exact split values beside gprof's reading, which shares a
+** routine's self and child values among its callers by their calls.
+*/
+function arcTable(sel, arcs, self, child, other, reading) {
+	sel.selectAll('*').remove();
+	const cap = sel.append('caption');
+	const head = sel.append('thead').append('tr');
+	for (const h of ['name', 'calls', self, child, 'gprof: self', 'gprof: child'])
+		head.append('th').attr('scope', 'col').text(h);
+	const tr = sel.append('tbody').selectAll('tr').data(arcs).join('tr')
+		.attr('data-routine', (a) => a[other] === null ? -1 : a[other]);
+	tr.append('td').append('button').attr('type', 'button').attr('class', 'name')
+		.text((a) => nameOf(a[other]))
+		.on('click', (_, a) => { if (a[other] !== null) openSandwich(a[other]); });
+	tr.append('td').attr('class', 'num').attr('data-key', 'calls').text((a) => showCount(a.calls));
+	tr.append('td').attr('class', 'num').text((a) => showUnit(a[self]));
+	tr.append('td').attr('class', 'num').text((a) => showUnit(a[child]));
+	tr.each(function (a) {
+		const g = reading(a);
+		const row = d3.select(this);
+		row.classed('differs', Math.abs(g[0] - a[self]) + Math.abs(g[1] - a[child]) >= VIEW.scale * Math.pow(10, -VIEW.decimals));
+		row.append('td').attr('class', 'num gprof').text(showUnit(g[0]));
+		row.append('td').attr('class', 'num gprof').text(showUnit(g[1]));
+	});
+	return cap;
+}
+
+function openSandwich(r) {
+	const f = ROUTINES[r];
+	state.sandwich = r;
+	const sw = document.getElementById('sandwich');
+	sw.hidden = false;
+	document.getElementById('sw-name').textContent = f.name;
+	document.getElementById('sw-self-name').textContent = f.name;
+	document.getElementById('sw-summary').textContent = 'calls ' + showCount(f.calls) +
+		(f.recursive > 0 ? ' + ' + showCount(f.recursive) + ' recursive' : '') + '; self ' +
+		showUnit(f.self) + ', children ' + showUnit(f.child) + ' ' + VIEW.unit + ' (' +
+		META.metric + ')' + (f.file !== null ? '; ' + f.file + (VIEW.lines[r] ? ':' + VIEW.lines[r] : '') : '');
+	const callers = P.arcs.filter((a) => a.callee === r).sort((a, b) => b.calls - a.calls);
+	const callees = P.arcs.filter((a) => a.caller === r).sort((a, b) => b.calls - a.calls);
+	arcTable(d3.select('#sw-callers'), callers, 'self2', 'child2', 'caller', (a) =>
+		f.calls > 0 ? [f.self * a.calls / f.calls, f.child * a.calls / f.calls] : [0, 0])
+		.text('Callers of ' + f.name + ': self2 and child2 are what its exact contexts charge to each arc in; ' +
+			'gprof\'s reading shares its self and children by calls (rows where they differ are marked)');
+	arcTable(d3.select('#sw-callees'), callees, 'self1', 'child1', 'callee', (a) => {
+		const g = ROUTINES[a.callee];
+		return g.calls > 0 ? [g.self * a.calls / g.calls, g.child * a.calls / g.calls] : [0, 0];
+	}).text('Callees of ' + f.name + ': self1 and child1 as its exact contexts charge them, beside gprof\'s reading');
+	sw.scrollIntoView({ block: 'nearest' });
+}
+
+function closeSandwich() {
+	state.sandwich = -1;
+	document.getElementById('sandwich').hidden = true;
+}
+
+function showSandwichButton(r) {
+	details.textContent = '';
+	const b = document.createElement('button');
+	b.type = 'button';
+	b.textContent = 'sandwich of ' + ROUTINES[r].name;
+	b.addEventListener('click', () => openSandwich(r));
+	details.appendChild(b);
+}
+
+/* ---- controls ---- */
+
+const metricSel = d3.select('#metric');
+metricSel.selectAll('option').data(METRICS).join('option').attr('value', (m) => m.key).text((m) => m.label);
+metricSel.on('change', function () {
+	state.metric = METRICS.find((m) => m.key === this.value);
+	redraw();
+});
+const threadSel = d3.select('#thread');
+threadSel.selectAll('option').data([{ tid: -1 }].concat(META.threads)).join('option')
+	.attr('value', (t, i) => i - 1)
+	.text((t, i) => i === 0 ? 'all threads' : (i - 1) + ': ' + t.tid + (t.name ? ' ' + t.name : ''));
+threadSel.on('change', function () { state.thread = Number(this.value); redraw(); });
+d3.select('#merged').on('change', function () { state.merged = this.checked; redraw(); });
+
+const searchBox = document.getElementById('search');
+function setSearch(text) {
+	searchBox.value = text;
+	if (text.trim() === '') {
+		state.search = null;
+		lastSearch = null;
+		chart.clear();
+		details.textContent = '';
+		return;
+	}
+	state.search = compileSpec(text.trim());
+	chart.search(text);
+}
+searchBox.addEventListener('input', () => setSearch(searchBox.value));
+d3.select('#focus').on('click', () => { if (state.search) { state.focus.push(state.search); redraw(); summary(); } });
+d3.select('#exclude').on('click', () => { if (state.search) { state.exclude.push(state.search); redraw(); summary(); } });
+d3.select('#reset').on('click', () => { state.focus = []; state.exclude = []; setSearch(''); redraw(); summary(); });
+
+/* Escape: leave the search box, else close the sandwich, else zoom out one step. */
+function back() {
+	if (document.activeElement === searchBox) { searchBox.blur(); return; }
+	if (state.sandwich >= 0) { closeSandwich(); return; }
+	state.zooms.pop();
+	const to = state.zooms.length > 0 ? frameNode(state.zooms[state.zooms.length - 1]) : undefined;
+	if (to !== undefined) { state.zooms.pop(); chart.zoomTo(to); } else { state.zooms = []; chart.resetZoom(); }
+}
+document.addEventListener('keydown', (e) => {
+	if (e.key === '/' && document.activeElement !== searchBox) { e.preventDefault(); searchBox.focus(); }
+	else if (e.key === 'Escape') back();
+});
+
+function summary() {
+	const t = META.totals;
+	document.getElementById('title').textContent = 'aprof: ' + META.program;
+	document.title = 'aprof: ' + META.program;
+	let s = 'time ' + (t.ticks / META.ticks_per_second).toFixed(Math.max(VIEW.decimals, 2)) + ' s, ' +
+		showCount(t.calls) + ' calls, ' + P.contexts.length + ' contexts, ' + META.threads.length + ' thread(s)';
+	if (META.heap) s += ', ' + showCount(t.bytes) + ' bytes in ' + showCount(t.allocs) + ' blocks';
+	if (state.focus.length > 0) s += '; focus ' + state.focus.map((x) => x.text).join(', ');
+	if (state.exclude.length > 0) s += '; exclude ' + state.exclude.map((x) => x.text).join(', ');
+	document.getElementById('summary').textContent = s;
+}
+
+summary();
+drawFlat();
+document.getElementById('sw-close').addEventListener('click', closeSandwich);
+
+/* ---- the self-test (#selftest): actions, and what the page showed after each ---- */
+
+function sleep(ms) { return new Promise((ok) => setTimeout(ok, ms)); }
+
+/* Waits until the frames' widths have stopped moving (d3's transitions run on timers). */
+async function settle() {
+	let last = '', same = 0;
+	for (let i = 0; i < 100 && same < 3; i++) {
+		await sleep(50);
+		await new Promise((ok) => requestAnimationFrame(ok));
+		const now = d3.selectAll('#chart rect').nodes().map((r) => r.getAttribute('width')).join();
+		same = now === last ? same + 1 : 0;
+		last = now;
+	}
+}
+
+/* What frame PATH shows: calls, its title, its width as a share of the root frame's. */
+function frameSeen(path) {
+	const g = d3.selectAll('#chart g').filter((d) => d.data.path === path);
+	const rootG = d3.selectAll('#chart g').filter((d) => d.parent === null);
+	if (g.empty()) return null;
+	const d = g.datum();
+	return {
+		calls: d.data.calls, rec: d.data.rec, title: g.select('title').text(),
+		label: g.select('div').text(),
+		width: Number(g.select('rect').attr('width')),
+		share: Number(g.select('rect').attr('width')) / Number(rootG.select('rect').attr('width')),
+	};
+}
+
+function click(path) {
+	const g = d3.selectAll('#chart g').filter((d) => d.data.path === path);
+	g.node().dispatchEvent(new MouseEvent('click', { bubbles: true }));
+}
+
+/* Chooses metric KEY as the user does, through the select element. */
+async function setMetric(k) {
+	const sel = document.getElementById('metric');
+	sel.value = k;
+	sel.dispatchEvent(new Event('change'));
+	await settle();
+}
+
+function key(k) { document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); }
+
+async function selftest(leaf, zoomTo, widthPaths) {
+	const out = { widthPaths };
+	await settle();
+	out.initial = frameSeen('main');
+	/* Calls: exact, so every frame with calls is drawn whatever the clock said. */
+	await setMetric('calls');
+	out.chartWidth = chart.width();
+	out.root = frameSeen('');
+	out.main = frameSeen('main');
+	out.leaf = frameSeen(leaf);
+	out.beforeZoom = frameSeen(zoomTo);
+	click(zoomTo);
+	await settle();
+	out.afterZoom = frameSeen(zoomTo);
+	key('Escape');
+	await settle();
+	out.afterEscape = frameSeen(zoomTo);
+	const share = ROUTINES.findIndex((r) => r.name === leaf.split(';').pop());
+	openSandwich(share);
+	out.sandwich = {
+		name: document.getElementById('sw-name').textContent,
+		callers: d3.selectAll('#sw-callers tbody tr').nodes().map((tr) =>
+			[tr.cells[0].textContent, Number(tr.cells[1].textContent.replace(/,/g, ''))]),
+		callees: d3.selectAll('#sw-callees tbody tr').nodes().map((tr) =>
+			[tr.cells[0].textContent, Number(tr.cells[1].textContent.replace(/,/g, ''))]),
+	};
+	key('Escape');
+	out.sandwichClosed = document.getElementById('sandwich').hidden;
+	key('/');
+	out.slashFocus = document.activeElement === searchBox;
+	setSearch('sha*');
+	await settle();
+	out.search = { details: details.textContent, frames: lastSearch && lastSearch.frames,
+		share: lastSearch && lastSearch.sum / lastSearch.total,
+		hits: d3.selectAll('#chart g rect').filter(function () { return this.getAttribute('fill') === SEARCH_HIT; }).size() };
+	setSearch('');
+	out.flat = d3.selectAll('#flat-table tbody tr').nodes().map((tr) => ({
+		name: tr.cells[tr.cells.length - 1].textContent,
+		self: tr.querySelector('[data-key=self]').textContent,
+		calls: tr.querySelector('[data-key=calls]').textContent }));
+	d3.select('#flat-table th[data-key=calls] button').node().click();
+	out.flatByCalls = d3.select('#flat-table tbody tr').node().cells[FLAT_COLUMNS.length].textContent;
+	out.metrics = METRICS.map((m) => m.key);
+	out.calls = {};
+	out.bytes = {};
+	for (const p of out.widthPaths) out.calls[p] = frameSeen(p);
+	if (METRICS.some((m) => m.key === 'bytes')) {
+		await setMetric('bytes');
+		for (const p of out.widthPaths) out.bytes[p] = frameSeen(p);
+	}
+	out.errors = pageErrors;
+	const pre = document.getElementById('selftest');
+	pre.textContent = JSON.stringify(out);
+	pre.hidden = false;
+}
+
+if (SELFTEST) {
+	const q = new URLSearchParams(location.search);
+	selftest(q.get('leaf') || 'main;run;big;share', q.get('zoom') || 'main;run;small',
+		(q.get('widths') || 'main;run;keep,main;run;big').split(','))
+		.catch((e) => {
+			pageErrors.push(String(e && e.stack || e));
+			const pre = document.getElementById('selftest');
+			pre.textContent = JSON.stringify({ errors: pageErrors });
+			pre.hidden = false;
+		});
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# e2e-html.sh -- aprof --format=html in a real browser: Debian's chromium,
+# headless, loads the page of s-jobs through the DevTools protocol
+# (tests/html-check.py) and the page's self-test clicks, searches and
+# switches as a user would.  Checked: the page is one file that loads
+# nothing; no console error; the root and a leaf frame show their exact
+# calls; clicking a frame zooms it to the full width and Escape zooms back;
+# the sandwich of share lists its exact callers; '/' focuses the search,
+# which finds share and sums its share; the flat table has the text
+# report's numbers; the metric switch makes widths the allocated bytes.
+# Skipped (77) only when chromium is not installed.
+. "$top_srcdir/tests/e2e-lib.sh"
+
+CHROMIUM=${CHROMIUM:-chromium}
+command -v "$CHROMIUM" >/dev/null 2>&1 || { echo "SKIP: no chromium (Debian package chromium)"; exit 77; }
+
+J="$top_builddir/tests/s-jobs"
+profile s-jobs abc
+"$APROF" --format=html -o "$WORK/report.html" "$J" "$WORK/amon.out"
+"$APROF" --format=json -o "$WORK/report.json" "$J" "$WORK/amon.out"
+"$APROF" -b "$J" "$WORK/amon.out" >"$WORK/report"
+
+# ---- self-contained: nothing fetched, every script inline ----
+expect_eq "external scripts, styles or images" \
+	"$(grep -Eci '<(script|img|link|iframe)[^>]*(src|href)=' "$WORK/report.html" || true)" 0
+expect_eq "data blocks" "$(grep -c '<script type="application/json" id="aprof-data">' "$WORK/report.html")" 1
+
+# ---- the browser ----
+python3 "$top_srcdir/tests/html-check.py" "$CHROMIUM" "$WORK/report.html" \
+	'?leaf=main;run;big;share&zoom=main;run;small&widths=main;run;keep,main;run;big' >"$WORK/seen.json"
+
+# seen KEY...: the values the page's self-test saw, one line "KEY VALUE" each
+# (see selftest in aprof/html/report.js); shares rounded to 4 decimals.
+python3 - "$WORK/seen.json" "$WORK/report.json" >"$WORK/seen" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+j = json.load(open(sys.argv[2]))
+s = o['selftest'] or {}
+out = {
+    'console_errors': len(o['console_errors']) + len(s.get('errors', ['no self-test'])),
+    'main_calls': s['main']['calls'], 'main_title_calls': s['main']['title'].split('\n')[1],
+    'leaf_calls': s['leaf']['calls'], 'leaf_title_calls': s['leaf']['title'].split('\n')[1],
+    'leaf_label': s['leaf']['label'],
+    'zoom_before': round(s['beforeZoom']['share'], 4), 'zoom_after': round(s['afterZoom']['share'], 4),
+    'zoom_escape': round(s['afterEscape']['share'], 4),
+    'sandwich': ' '.join('%s:%d' % (n, c) for n, c in sorted(s['sandwich']['callers'])),
+    'sandwich_closed': s['sandwichClosed'], 'slash_focus': s['slashFocus'],
+    'search_frames': s['search']['frames'], 'search_hits': s['search']['hits'],
+    'search_share': round(s['search']['share'], 4),
+    'flat_by_calls': s['flatByCalls'],
+    'metrics': ','.join(s['metrics']),
+}
+for r in s['flat']:
+    out['flat_self_' + r['name']] = r['self']
+    out['flat_calls_' + r['name']] = r['calls']
+# Widths: the frame's share of the root frame against the exact share of the
+# contexts' bytes, off by how many pixels of the drawn width.
+total = j['metadata']['totals']['bytes']
+for path, bytes_ in (('main;run;keep', 192), ('main;run;big', 9000)):
+    for metric in ('calls', 'bytes'):
+        w = s[metric][path]
+        out['px_off_%s_%s' % (metric, path)] = round(abs(w['share'] - bytes_ / total) * s['chartWidth'])
+for k, v in out.items():
+    print(k, v)
+PY
+seen() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$WORK/seen"; }
+
+expect_eq "console errors" "$(seen console_errors)" 0
+# Known counts (tests/s-jobs.c): main once, share 10 times from big, 10 from small.
+expect_eq "main frame calls" "$(seen main_calls)" 1
+expect_eq "main frame tooltip" "$(seen main_title_calls)" "calls 1"
+expect_eq "leaf main;run;big;share calls" "$(seen leaf_calls)" 10
+expect_eq "leaf tooltip" "$(seen leaf_title_calls)" "calls 10"
+expect_eq "leaf label (text, not pixels)" "$(seen leaf_label)" share
+# Under the calls metric small's frame is 11 of the 30 calls; clicked, all.
+expect_eq "small before zoom" "$(seen zoom_before)" 0.3667
+expect_eq "small zoomed" "$(seen zoom_after)" 1
+expect_eq "small after Escape" "$(seen zoom_escape)" 0.3667
+expect_eq "sandwich of share: callers" "$(seen sandwich)" "big:10 small:10"
+expect_eq "sandwich: arc counts as the call graph's" \
+	"$(graph_entry share | arc_field big in 3) $(graph_entry share | arc_field small in 3)" "10/20 10/20"
+expect_eq "Escape closes the sandwich" "$(seen sandwich_closed)" True
+expect_eq "'/' focuses the search" "$(seen slash_focus)" True
+expect_eq "search sha*: frames" "$(seen search_frames)" 2
+expect_eq "search sha*: highlighted" "$(seen search_hits)" 2
+expect_eq "search sha*: share of calls" "$(seen search_share)" 0.6667
+expect_eq "flat table sorted by calls" "$(seen flat_by_calls)" share
+for f in share big small run keep fact main; do
+	expect_eq "flat self of $f" "$(seen "flat_self_$f")" \
+		"$(awk -v n="$f" '/^Flat profile/ { f = 1 } /^\f/ { f = 0 }
+			f && NF >= 7 && $4 ~ /^[0-9]+$/ && $7 == n { print $3 }' "$WORK/report")"
+	expect_eq "flat calls of $f" "$(seen "flat_calls_$f")" "$(flat_calls "$f")"
+done
+expect_eq "metrics offered" "$(seen metrics)" "time,calls,bytes,allocs,peak,kept"
+# Allocated bytes: keep's 192 and big's 9000 of the total, to the pixel;
+# before the switch (calls) keep was 3 of 30 calls, far from its bytes.
+expect_eq "keep's width in bytes, pixels off" "$(seen 'px_off_bytes_main;run;keep')" 0
+expect_eq "big's width in bytes, pixels off" "$(seen 'px_off_bytes_main;run;big')" 0
+if [ "$(seen 'px_off_calls_main;run;keep')" -lt 20 ]; then
+	fail "keep's width under calls is already its bytes: the switch proves nothing"
+fi
+finish
