@@ -12,10 +12,12 @@
 
 /*
 ** Writes the page for P (built from D, of program EXE): the profile as
-** --format=json writes it (TYPES NULL without heap data) and the view's
-** settings (DECIMALS as profile_decimals gives them, every routine's first
-** line), as one JSON document inside the page, with the page's script and
-** style and the libraries that draw it.  The page needs no network.
+** --format=json writes it (TYPES NULL without heap data) but for its
+** contexts, written compactly ("paths" and "contexts", doc/html-report.md),
+** and the view's settings (DECIMALS as profile_decimals gives them, every
+** routine's first line), as one JSON document inside the page, with the
+** page's script and style and the libraries that draw it.  The page needs
+** no network.
 */
 void html_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
 		const struct types_table *types, int decimals);

@@ -4,11 +4,13 @@ driven through the Chrome DevTools protocol over a pipe (no packages beyond
 Python's own), and print as JSON what the page's self-test wrote into
 #selftest and every console error or uncaught exception the browser saw.
 
-Usage: html-check.py CHROMIUM PAGE.html QUERY [SCREENSHOT.png]
+Usage: html-check.py CHROMIUM PAGE.html QUERY [SCREENSHOT.png | --timing]
 QUERY is the page's self-test query ("?leaf=...&zoom=...", may be empty).
 Waits for the self-test however slow the machine (up to 120 s), so that the
-result never depends on its speed.  With SCREENSHOT, also saves the page as
-first drawn, 1280x900, before the self-test runs.
+result never depends on its speed.  With SCREENSHOT, runs no self-test but
+saves the page as first drawn, 1280x900; with --timing, runs none either
+but gives first_render_ms, the page's data-first-render (milliseconds from
+navigation to the first paint of the graph and the table).
 """
 import base64
 import fcntl
@@ -113,19 +115,21 @@ class Browser:
 def main():
     chromium, page, query = sys.argv[1:4]
     shot = sys.argv[4] if len(sys.argv) > 4 else None
-    url = 'file://' + os.path.abspath(page) + query + '#selftest'
-    if shot:
-        url = 'file://' + os.path.abspath(page) + query
+    url = 'file://' + os.path.abspath(page) + query + ('' if shot else '#selftest')
     b = Browser(chromium)
     out = {}
     try:
         b.open(url)
         deadline = time.time() + 120
-        wait_for = ("document.readyState === 'complete'" if shot else
+        wait_for = ("document.body && document.body.dataset.firstRender" if shot else
                     "document.getElementById('selftest').textContent")
         while time.time() < deadline and not b.evaluate(wait_for):
-            time.sleep(0.2)
-        if shot:
+            time.sleep(0.05)
+        if shot == '--timing':
+            out['first_render_ms'] = float(b.evaluate('document.body.dataset.firstRender'))
+            out['marks_ms'] = b.evaluate("Object.fromEntries(performance.getEntriesByType('mark')"
+                                         ".map((m) => [m.name, Math.round(m.startTime)]))")
+        elif shot:
             time.sleep(1)
             png = b.send('Page.captureScreenshot', {'format': 'png'})['data']
             with open(shot, 'wb') as f:

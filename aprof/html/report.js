@@ -1,8 +1,9 @@
 /*
 ** report.js -- the page of aprof --format=html (doc/html-report.md).
 ** Reads the profile that aprof wrote into #aprof-data (--format=json's
-** document, doc/aprof-json.md, as "profile", and "view": decimals, unit,
-** scale and each routine's first line) and draws: a flame graph of the
+** document, doc/aprof-json.md, as "profile" but with its contexts compact:
+** "paths" and "contexts" as aprof/html.c writes them; and "view": decimals,
+** unit, scale and each routine's first line) and draws: a flame graph of the
 ** exact contexts (d3-flame-graph), a sandwich of one routine from the
 ** split arcs, a sortable flat profile; search, focus and exclude with
 ** -F's patterns; a metric and a thread switch.  With "#selftest" in the
@@ -21,12 +22,34 @@ console.error = function (...args) {
 	consoleError.apply(console, args);
 };
 
+performance.mark('aprof-start');
 const DATA = JSON.parse(document.getElementById('aprof-data').textContent);
+performance.mark('aprof-parsed');
 const P = DATA.profile;
 const VIEW = DATA.view;
 const META = P.metadata;
 const ROUTINES = P.routines;
 const SELFTEST = location.hash === '#selftest';
+
+/*
+** The tree of history prefixes: node 0 the empty history, node i > 0 its
+** parent's (always a smaller index) followed by routine NODE_ROUTINE[i].
+*/
+const NNODES = P.paths.length / 2 + 1;
+const NODE_PARENT = new Int32Array(NNODES);
+const NODE_ROUTINE = new Int32Array(NNODES);
+NODE_PARENT[0] = NODE_ROUTINE[0] = -1;
+for (let i = 1; i < NNODES; i++) {
+	NODE_PARENT[i] = P.paths[2 * i - 2];
+	NODE_ROUTINE[i] = P.paths[2 * i - 1] >> 1;
+}
+/* The contexts, in --format=json's order; node: their history's. */
+const CONTEXTS = [];
+for (let i = 0; i < P.contexts.length; i += 9) {
+	const x = P.contexts;
+	CONTEXTS.push({ thread: x[i], node: x[i + 1], calls: x[i + 2], recursive: x[i + 3], ticks: x[i + 4],
+		allocs: x[i + 5], bytes: x[i + 6], freed: x[i + 7], peak: x[i + 8] });
+}
 
 /*
 ** The metrics a context carries: key, label, its value in context C, and
@@ -97,11 +120,15 @@ function compileSpec(text) {
 		name = text.slice(i + 1);
 		break;
 	}
-	return { text, file, name: globRegExp(name) };
+	const s = { text, file, name: globRegExp(name) };
+	s.hits = Uint8Array.from(ROUTINES, (f, r) => routineMatches(s, r));
+	return s;
 }
 
-/* True if routine R matches compiled pattern S. */
-function specMatches(s, r) {
+/* True if routine R matches compiled pattern S (its hits, once compiled). */
+function specMatches(s, r) { return s.hits[r] === 1; }
+
+function routineMatches(s, r) {
 	const f = ROUTINES[r];
 	const bare = f.name.indexOf('(') > 0 ? f.name.slice(0, f.name.indexOf('(')) : f.name;
 	if (!s.name.test(f.name) && !s.name.test(bare)) return false;
@@ -112,19 +139,31 @@ function specMatches(s, r) {
 
 /* ---- the tree of contexts ---- */
 
-function routinesActive(c, specs) {
-	return specs.some((s) => c.history.some((h) => specMatches(s, h.routine)));
+/* Per node: 1 if a routine matching one of SPECS is active in its history. */
+function activeIn(specs) {
+	const a = new Uint8Array(NNODES);
+	for (let i = 1; i < NNODES; i++)
+		a[i] = a[NODE_PARENT[i]] || (specs.some((s) => specMatches(s, NODE_ROUTINE[i])) ? 1 : 0);
+	return a;
 }
 
 /* The contexts chosen by the thread, focus and exclude settings. */
 function chosenContexts() {
-	return P.contexts.filter((c) => (state.thread < 0 || c.thread === state.thread) &&
-		(state.focus.length === 0 || routinesActive(c, state.focus)) &&
-		!(state.exclude.length > 0 && routinesActive(c, state.exclude)));
+	const focus = state.focus.length > 0 ? activeIn(state.focus) : null;
+	const exclude = state.exclude.length > 0 ? activeIn(state.exclude) : null;
+	return CONTEXTS.filter((c) => (state.thread < 0 || c.thread === state.thread) &&
+		(focus === null || focus[c.node]) && (exclude === null || !exclude[c.node]));
 }
 
-function newFrame(name, routine, path) {
-	return { name, routine, path, value: 0, calls: 0, rec: 0, total: 0, kids: new Map(), children: [] };
+function newFrame(name, routine, up) {
+	return { name, routine, up, value: 0, calls: 0, rec: 0, total: 0, kids: new Map(), children: [] };
+}
+
+/* A frame's path: its routines' names from the outermost joined by ';' ('' for the root). */
+function pathOf(f) {
+	const names = [];
+	for (; f.up !== null; f = f.up) names.push(f.name);
+	return names.reverse().join(';');
 }
 
 /*
@@ -137,35 +176,38 @@ function newFrame(name, routine, path) {
 */
 function buildTree() {
 	const metric = state.metric;
-	const root = newFrame(META.program, -1, '');
-	for (const c of chosenContexts()) {
-		let node = root, recursive = false;
-		const onPath = new Map();
-		for (const h of c.history) {
-			const r = h.routine;
-			if (state.merged && onPath.has(r)) {
-				node = onPath.get(r);
-				recursive = true;
-				for (const [k, v] of onPath) if (v.path.length > node.path.length) onPath.delete(k);
-				continue;
-			}
-			let kid = node.kids.get(r);
-			if (kid === undefined) {
-				kid = newFrame(ROUTINES[r].name, r, node.path === '' ? ROUTINES[r].name
-					: node.path + ';' + ROUTINES[r].name);
-				node.kids.set(r, kid);
-				node.children.push(kid);
-			}
-			node = kid;
-			onPath.set(r, node);
+	const root = newFrame(META.program, -1, null);
+	/* Each node's frame, and whether its last step went back up a recursion. */
+	const frame = new Array(NNODES), back = new Uint8Array(NNODES);
+	frame[0] = root;
+	for (let i = 1; i < NNODES; i++) {
+		const up = frame[NODE_PARENT[i]], r = NODE_ROUTINE[i];
+		if (state.merged) {
+			let a = up;
+			while (a !== root && a.routine !== r) a = a.up;
+			if (a !== root) { frame[i] = a; back[i] = 1; continue; }
 		}
-		node.value += metric.value(c);
-		if (recursive) node.rec += c.calls + c.recursive;
-		else { node.calls += c.calls; node.rec += c.recursive; }
+		let kid = up.kids.get(r);
+		if (kid === undefined) {
+			kid = newFrame(ROUTINES[r].name, r, up);
+			up.kids.set(r, kid);
+		}
+		frame[i] = kid;
 	}
+	for (const c of chosenContexts()) {
+		const f = frame[c.node];
+		f.value += metric.value(c);
+		if (back[c.node]) f.rec += c.calls + c.recursive;
+		else { f.calls += c.calls; f.rec += c.recursive; }
+	}
+	/* Totals; frames no chosen context reached left out. */
 	(function sum(n) {
 		n.total = n.value;
-		for (const k of n.children) n.total += sum(k);
+		for (const k of n.kids.values()) {
+			n.total += sum(k);
+			if (k.reached) n.children.push(k);
+		}
+		n.reached = n.calls + n.rec > 0 || n.value > 0 || n.children.length > 0;
 		delete n.kids;
 		return n.total;
 	})(root);
@@ -198,6 +240,7 @@ function describe(d) {
 }
 
 let tree = buildTree();
+performance.mark('aprof-tree');
 const chart = flamegraph()
 	.width(Math.max(600, document.getElementById('flame').clientWidth - 8))
 	.cellHeight(18)
@@ -205,7 +248,7 @@ const chart = flamegraph()
 	.selfValue(true)
 	.sort((a, b) => d3.descending(a.value, b.value) || d3.ascending(a.data.name, b.data.name))
 	.minFrameSize(1)
-	.transitionDuration(SELFTEST ? 0 : 300)
+	.transitionDuration(0)
 	.setLabelHandler(describe)
 	.setColorMapper((d) => state.search === null ? PALETTE[hashName(d.data.name) % PALETTE.length]
 		: d.highlight ? SEARCH_HIT : SEARCH_MISS)
@@ -219,12 +262,13 @@ const chart = flamegraph()
 	.setDetailsHandler((text) => { if (text) details.textContent = text; })
 	.onClick((d) => {
 		if (d.parent === null) state.zooms = [];
-		else state.zooms.push(d.data.path);
+		else state.zooms.push(pathOf(d.data));
 		if (d.data.routine >= 0) showSandwichButton(d.data.routine);
 	});
 const details = document.getElementById('details');
 let lastSearch = null;
 d3.select('#chart').datum(tree).call(chart);
+performance.mark('aprof-graph');
 
 /* Redraws the graph after a change of metric, thread, focus or recursion. */
 function redraw() {
@@ -236,7 +280,7 @@ function redraw() {
 
 /* The rendered frame (hierarchy node) of PATH, or undefined. */
 function frameNode(path) {
-	return d3.select('#chart').datum().descendants().find((d) => d.data.path === path);
+	return d3.select('#chart').datum().descendants().find((d) => pathOf(d.data) === path);
 }
 
 /* ---- the flat profile ---- */
@@ -244,8 +288,8 @@ function frameNode(path) {
 /* Self bytes per routine (the contexts it ran in), for the bytes column. */
 const selfBytes = new Array(ROUTINES.length).fill(0);
 if (META.heap)
-	for (const c of P.contexts)
-		if (c.history.length > 0) selfBytes[c.history[c.history.length - 1].routine] += c.bytes;
+	for (const c of CONTEXTS)
+		if (c.node > 0) selfBytes[NODE_ROUTINE[c.node]] += c.bytes;
 
 const FLAT_COLUMNS = [
 	{ key: 'share', label: '% ' + META.metric, get: (r) => r.self, show: (v) => pct(v, P.metadata.totals.value) },
@@ -255,6 +299,9 @@ const FLAT_COLUMNS = [
 	{ key: 'recursive', label: 'recursive', get: (r) => r.recursive, show: showCount },
 ].concat(META.heap ? [{ key: 'bytes', label: 'self bytes', get: (r) => selfBytes[r.id], show: showCount }] : []);
 let flatSort = FLAT_COLUMNS[1];
+/* The rows drawn at first: the page of a large program opens fast, the rest a click away. */
+const FLAT_FIRST = 200;
+let flatAll = false;
 
 function drawFlat() {
 	const table = d3.select('#flat-table');
@@ -268,14 +315,20 @@ function drawFlat() {
 			.append('button').attr('type', 'button').text(col.label)
 			.on('click', () => { flatSort = col; drawFlat(); });
 	head.append('th').attr('scope', 'col').text('name');
-	const rows = ROUTINES.filter((r) => r.self > 0 || r.calls > 0 || r.total > 0)
+	const all = ROUTINES.filter((r) => r.self > 0 || r.calls > 0 || r.total > 0)
 		.sort((a, b) => d3.descending(flatSort.get(a), flatSort.get(b)) || d3.ascending(a.name, b.name));
+	const rows = flatAll ? all : all.slice(0, FLAT_FIRST);
 	const tr = table.append('tbody').selectAll('tr').data(rows).join('tr').attr('data-routine', (r) => r.id);
 	for (const col of FLAT_COLUMNS)
 		tr.append('td').attr('class', 'num').attr('data-key', col.key).text((r) => col.show(col.get(r)));
 	tr.append('td').append('button').attr('type', 'button').attr('class', 'name')
 		.text((r) => r.name + (r.cycle > 0 ? ' <cycle ' + r.cycle + '>' : ''))
 		.on('click', (_, r) => openSandwich(r.id));
+	if (rows.length < all.length)
+		table.append('tfoot').append('tr').append('td').attr('colspan', FLAT_COLUMNS.length + 1)
+			.append('button').attr('type', 'button').attr('id', 'flat-all')
+			.text('show all ' + all.length + ' routines (' + (all.length - rows.length) + ' more)')
+			.on('click', () => { flatAll = true; drawFlat(); });
 }
 
 /* ---- the sandwich: a routine's callers above, its callees below ---- */
@@ -399,7 +452,7 @@ function summary() {
 	document.getElementById('title').textContent = 'aprof: ' + META.program;
 	document.title = 'aprof: ' + META.program;
 	let s = 'time ' + (t.ticks / META.ticks_per_second).toFixed(Math.max(VIEW.decimals, 2)) + ' s, ' +
-		showCount(t.calls) + ' calls, ' + P.contexts.length + ' contexts, ' + META.threads.length + ' thread(s)';
+		showCount(t.calls) + ' calls, ' + CONTEXTS.length + ' contexts, ' + META.threads.length + ' thread(s)';
 	if (META.heap) s += ', ' + showCount(t.bytes) + ' bytes in ' + showCount(t.allocs) + ' blocks';
 	if (state.focus.length > 0) s += '; focus ' + state.focus.map((x) => x.text).join(', ');
 	if (state.exclude.length > 0) s += '; exclude ' + state.exclude.map((x) => x.text).join(', ');
@@ -408,7 +461,26 @@ function summary() {
 
 summary();
 drawFlat();
+performance.mark('aprof-table');
 document.getElementById('sw-close').addEventListener('click', closeSandwich);
+
+/* An address may ask for a search and a sandwich: report.html?search=PATTERN&sandwich=NAME. */
+const asked = new URLSearchParams(location.search);
+if (!SELFTEST && asked.get('search')) setSearch(asked.get('search'));
+if (!SELFTEST && asked.get('sandwich')) {
+	const r = ROUTINES.findIndex((f) => f.name === asked.get('sandwich'));
+	if (r >= 0) openSandwich(r);
+}
+
+/*
+** Once drawn (the first paint after the graph and the table), the time
+** since navigation in data-first-render (benchmarks/html.sh); later
+** changes animate, the self-test's excepted.
+*/
+requestAnimationFrame(() => setTimeout(() => {
+	document.body.dataset.firstRender = performance.now().toFixed(1);
+	if (!SELFTEST) chart.transitionDuration(300);
+}, 0));
 
 /* ---- the self-test (#selftest): actions, and what the page showed after each ---- */
 
@@ -428,7 +500,7 @@ async function settle() {
 
 /* What frame PATH shows: calls, its title, its width as a share of the root frame's. */
 function frameSeen(path) {
-	const g = d3.selectAll('#chart g').filter((d) => d.data.path === path);
+	const g = d3.selectAll('#chart g').filter((d) => pathOf(d.data) === path);
 	const rootG = d3.selectAll('#chart g').filter((d) => d.parent === null);
 	if (g.empty()) return null;
 	const d = g.datum();
@@ -441,7 +513,7 @@ function frameSeen(path) {
 }
 
 function click(path) {
-	const g = d3.selectAll('#chart g').filter((d) => d.data.path === path);
+	const g = d3.selectAll('#chart g').filter((d) => pathOf(d.data) === path);
 	g.node().dispatchEvent(new MouseEvent('click', { bubbles: true }));
 }
 
