@@ -93,6 +93,28 @@ static uint32_t paths_child(struct paths *t, uint32_t parent, uint32_t item)
 }
 
 
+/* S as a JSON string, '<' written "\u003c" as put_escaped does; null if S is NULL. */
+static void put_string(FILE *out, const char *s)
+{
+	if (s == NULL) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch == '<')
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+
 /*
 ** "paths": [parent, item, ...] for nodes 1, 2, ... (node 0, the empty
 ** history, implied); "contexts": nine numbers per context, in
@@ -141,8 +163,32 @@ static void put_contexts(FILE *out, const struct amon_data *d, const struct prof
 }
 
 
+/*
+** --diff's old profile: "old": {"routines": [{"name", "file"}...],
+** "paths", "contexts"} as put_contexts writes them, routines numbered in
+** OLD_P: the page pairs frames by their routines' names.
+*/
+static void put_old(FILE *out, const struct amon_data *old_d, const struct profile *old_p)
+{
+	int r;
+
+	fputs(",\n\"old\":{\"routines\":[", out);
+	for (r = 0; r < old_p->nprocs; r++) {
+		fputs(r > 0 ? ",{\"name\":" : "{\"name\":", out);
+		put_string(out, old_p->procs[r].name);
+		fputs(",\"file\":", out);
+		put_string(out, profile_file(old_p, r));
+		fputc('}', out);
+	}
+	fputc(']', out);
+	put_contexts(out, old_d, old_p);
+	fputc('}', out);
+}
+
+
 void html_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
-		const struct types_table *types, int decimals)
+		const struct types_table *types, int decimals, const struct amon_data *old_d,
+		const struct profile *old_p)
 {
 	char *json = NULL;
 	size_t n = 0;
@@ -158,6 +204,8 @@ void html_write(FILE *out, const char *exe, const struct amon_data *d, const str
 	fputs("{\"profile\":{", out);
 	put_escaped(out, json, n);
 	put_contexts(out, d, p);
+	if (old_p != NULL)
+		put_old(out, old_d, old_p);
 	fprintf(out, "},\n\"view\":{\"decimals\":%d,\"unit\":\"%s\",\"scale\":%.17g,\"lines\":[",
 		decimals, p->unit, p->scale);
 	for (r = 0; r < p->nprocs; r++)

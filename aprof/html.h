@@ -17,10 +17,12 @@
 ** and the view's settings (DECIMALS as profile_decimals gives them, every
 ** routine's first line), as one JSON document inside the page, with the
 ** page's script and style and the libraries that draw it.  The page needs
-** no network.
+** no network.  With --diff, OLD_D's contexts and OLD_P's routines too (the
+** page colours frames by the change); otherwise both NULL.
 */
 void html_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
-		const struct types_table *types, int decimals);
+		const struct types_table *types, int decimals, const struct amon_data *old_d,
+		const struct profile *old_p);
 
 /*
 ** The page around the data, made from aprof/html/page.html and the files

@@ -190,7 +190,8 @@ static void usage(FILE *out, int status)
 		"      --diff=OLD                      what changed from profile OLD: per routine\n"
 		"                                      and per arc, new minus old; with\n"
 		"                                      --format=folded, flamegraph.pl's two columns;\n"
-		"                                      with pprof, OLD's samples negated (pprof::base)\n"
+		"                                      with pprof, OLD's samples negated (pprof::base);\n"
+		"                                      with html, frames coloured by the change\n"
 		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
 		"\n"
 		"Miscellaneous options:\n"
@@ -408,8 +409,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->namon = 1;
 	}
 	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED &&
-	    o->format != FORMAT_PPROF)
-		util_die("--diff writes the gprof, the folded or the pprof format, not %s",
+	    o->format != FORMAT_PPROF && o->format != FORMAT_HTML)
+		util_die("--diff writes the gprof, the folded or the pprof format, or the html page, not %s",
 			 format_names[o->format]);
 }
 
@@ -527,9 +528,13 @@ static void write_dot(FILE *out, const struct options *o, const struct amon_data
 }
 
 
-/* --format=json or html, with the allocated types when D has heap data. */
+/*
+** --format=json or html, with the allocated types when D has heap data;
+** html with --diff: OLD_D's profile OLD_P too (else both NULL).
+*/
 static void write_json(FILE *out, const struct options *o, const struct amon_data *d,
-		       const struct symbols *syms, const struct profile *p)
+		       const struct symbols *syms, const struct profile *p,
+		       const struct amon_data *old_d, const struct profile *old_p)
 {
 	struct typeinfo *ti = NULL;
 	struct types_table *t = NULL;
@@ -539,7 +544,7 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 		t = types_build(d, syms, ti, -1);
 	}
 	if (o->format == FORMAT_HTML)
-		html_write(out, o->exe, d, p, t, profile_decimals(p, o->report.decimals));
+		html_write(out, o->exe, d, p, t, profile_decimals(p, o->report.decimals), old_d, old_p);
 	else
 		json_write(out, o->exe, d, p, t);
 	types_free(t);
@@ -690,6 +695,8 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 		write_pprof(out, o, data, prof, old_d, old_p);
 	else if (o->format == FORMAT_FOLDED)
 		folded_diff(out, old_d, old_p, data, prof);
+	else if (o->format == FORMAT_HTML)
+		write_json(out, o, data, prof->syms, prof, old_d, old_p);
 	else
 		diff_print(out, old_p, prof);
 	profile_free(old_p);
@@ -744,7 +751,7 @@ int main(int argc, char **argv)
 	else if (o.format == FORMAT_DOT)
 		write_dot(out, &o, data, syms, prof);
 	else if (o.format == FORMAT_JSON || o.format == FORMAT_HTML)
-		write_json(out, &o, data, syms, prof);
+		write_json(out, &o, data, syms, prof, NULL, NULL);
 	else if (o.format == FORMAT_PPROF)
 		write_pprof(out, &o, data, prof, NULL, NULL);
 	else

@@ -7,7 +7,8 @@
 # calls; clicking a frame zooms it to the full width and Escape zooms back;
 # the sandwich of share lists its exact callers; '/' focuses the search,
 # which finds share and sums its share; the flat table has the text
-# report's numbers; the metric switch makes widths the allocated bytes.
+# report's numbers; the metric switch makes widths the allocated bytes;
+# with --diff, frames carry the exact change and red, white or blue.
 # Skipped (77) only when chromium is not installed.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -99,4 +100,26 @@ expect_eq "big's width in bytes, pixels off" "$(seen 'px_off_bytes_main;run;big'
 if [ "$(seen 'px_off_calls_main;run;keep')" -lt 20 ]; then
 	fail "keep's width under calls is already its bytes: the switch proves nothing"
 fi
+
+# ---- --diff: old = the run without job c (fact, keep) ----
+(cd "$WORK" && APROF_OUT="$WORK/old.out" "$J" ab >/dev/null)
+"$APROF" --diff="$WORK/old.out" --format=html -o "$WORK/diff.html" "$J" "$WORK/amon.out"
+python3 "$top_srcdir/tests/html-check.py" "$CHROMIUM" "$WORK/diff.html" \
+	'?widths=main;run;keep,main;run;big;share,main;run' >"$WORK/diff.json"
+# The frames' change in calls and colour: "PATH CHANGE red|blue|white".
+python3 - "$WORK/diff.json" >"$WORK/diff" <<'PY'
+import json, re, sys
+o = json.load(open(sys.argv[1]))
+s = o['selftest'] or {}
+print('errors', len(o['console_errors']) + len(s.get('errors', ['no self-test'])))
+for path, f in s['calls'].items():
+    r, g, b = (int(x) for x in re.findall(r'\d+', f['fill'])[:3])
+    print(path, f['change'], 'red' if r - b > 40 else 'blue' if b - r > 40 else 'white')
+PY
+expect_eq "--diff: console errors" "$(awk '$1 == "errors" { print $2 }' "$WORK/diff")" 0
+expect_eq "--diff: keep, new" "$(awk '$1 == "main;run;keep" { print $2, $3 }' "$WORK/diff")" "3 red"
+expect_eq "--diff: share under big, unchanged" \
+	"$(awk '$1 == "main;run;big;share" { print $2, $3 }' "$WORK/diff")" "0 white"
+# run: one more call, fact's and keep's four.
+expect_eq "--diff: run" "$(awk '$1 == "main;run" { print $2, $3 }' "$WORK/diff")" "5 red"
 finish

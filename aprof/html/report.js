@@ -6,7 +6,8 @@
 ** unit, scale and each routine's first line) and draws: a flame graph of the
 ** exact contexts (d3-flame-graph), a sandwich of one routine from the
 ** split arcs, a sortable flat profile; search, focus and exclude with
-** -F's patterns; a metric and a thread switch.  With "#selftest" in the
+** -F's patterns; a metric and a thread switch; with --diff ("old"), each
+** frame coloured by its change.  With "#selftest" in the
 ** address it then plays a fixed script of actions and writes what it saw,
 ** as JSON, into #selftest (tests/e2e-html.sh reads it).
 */
@@ -32,24 +33,31 @@ const ROUTINES = P.routines;
 const SELFTEST = location.hash === '#selftest';
 
 /*
-** The tree of history prefixes: node 0 the empty history, node i > 0 its
-** parent's (always a smaller index) followed by routine NODE_ROUTINE[i].
+** A profile's contexts as aprof/html.c writes them (X: "paths",
+** "contexts", ROUTINES their routines).  The tree of history prefixes:
+** node 0 the empty history, node i > 0 its parent's (always a smaller
+** index) followed by routine routine[i].  The contexts in --format=json's
+** order, node their history's.  HITS: the key of a pattern's matches.
 */
-const NNODES = P.paths.length / 2 + 1;
-const NODE_PARENT = new Int32Array(NNODES);
-const NODE_ROUTINE = new Int32Array(NNODES);
-NODE_PARENT[0] = NODE_ROUTINE[0] = -1;
-for (let i = 1; i < NNODES; i++) {
-	NODE_PARENT[i] = P.paths[2 * i - 2];
-	NODE_ROUTINE[i] = P.paths[2 * i - 1] >> 1;
+function contextsOf(x, routines, hits) {
+	const n = x.paths.length / 2 + 1;
+	const src = { n, parent: new Int32Array(n), routine: new Int32Array(n), contexts: [], routines, hits };
+	src.parent[0] = src.routine[0] = -1;
+	for (let i = 1; i < n; i++) {
+		src.parent[i] = x.paths[2 * i - 2];
+		src.routine[i] = x.paths[2 * i - 1] >> 1;
+	}
+	const c = x.contexts;
+	for (let i = 0; i < c.length; i += 9)
+		src.contexts.push({ thread: c[i], node: c[i + 1], calls: c[i + 2], recursive: c[i + 3],
+			ticks: c[i + 4], allocs: c[i + 5], bytes: c[i + 6], freed: c[i + 7], peak: c[i + 8] });
+	return src;
 }
-/* The contexts, in --format=json's order; node: their history's. */
-const CONTEXTS = [];
-for (let i = 0; i < P.contexts.length; i += 9) {
-	const x = P.contexts;
-	CONTEXTS.push({ thread: x[i], node: x[i + 1], calls: x[i + 2], recursive: x[i + 3], ticks: x[i + 4],
-		allocs: x[i + 5], bytes: x[i + 6], freed: x[i + 7], peak: x[i + 8] });
-}
+const NEW = contextsOf(P, ROUTINES, 'hits');
+const CONTEXTS = NEW.contexts;
+const NODE_ROUTINE = NEW.routine;
+/* With --diff, the old profile's contexts; frames are paired by routine names. */
+const OLD = P.old ? contextsOf(P.old, P.old.routines, 'oldHits') : null;
 
 /*
 ** The metrics a context carries: key, label, its value in context C, and
@@ -121,15 +129,16 @@ function compileSpec(text) {
 		break;
 	}
 	const s = { text, file, name: globRegExp(name) };
-	s.hits = Uint8Array.from(ROUTINES, (f, r) => routineMatches(s, r));
+	s.hits = Uint8Array.from(ROUTINES, (f) => routineMatches(s, f));
+	if (OLD !== null) s.oldHits = Uint8Array.from(OLD.routines, (f) => routineMatches(s, f));
 	return s;
 }
 
 /* True if routine R matches compiled pattern S (its hits, once compiled). */
 function specMatches(s, r) { return s.hits[r] === 1; }
 
-function routineMatches(s, r) {
-	const f = ROUTINES[r];
+/* True if routine F ({name, file}) matches S. */
+function routineMatches(s, f) {
 	const bare = f.name.indexOf('(') > 0 ? f.name.slice(0, f.name.indexOf('(')) : f.name;
 	if (!s.name.test(f.name) && !s.name.test(bare)) return false;
 	if (s.file === null) return true;
@@ -139,19 +148,19 @@ function routineMatches(s, r) {
 
 /* ---- the tree of contexts ---- */
 
-/* Per node: 1 if a routine matching one of SPECS is active in its history. */
-function activeIn(specs) {
-	const a = new Uint8Array(NNODES);
-	for (let i = 1; i < NNODES; i++)
-		a[i] = a[NODE_PARENT[i]] || (specs.some((s) => specMatches(s, NODE_ROUTINE[i])) ? 1 : 0);
+/* Per node of SRC: 1 if a routine matching one of SPECS is active in its history. */
+function activeIn(src, specs) {
+	const a = new Uint8Array(src.n);
+	for (let i = 1; i < src.n; i++)
+		a[i] = a[src.parent[i]] || (specs.some((s) => s[src.hits][src.routine[i]] === 1) ? 1 : 0);
 	return a;
 }
 
-/* The contexts chosen by the thread, focus and exclude settings. */
-function chosenContexts() {
-	const focus = state.focus.length > 0 ? activeIn(state.focus) : null;
-	const exclude = state.exclude.length > 0 ? activeIn(state.exclude) : null;
-	return CONTEXTS.filter((c) => (state.thread < 0 || c.thread === state.thread) &&
+/* The contexts of SRC chosen by the thread, focus and exclude settings. */
+function chosenContexts(src) {
+	const focus = state.focus.length > 0 ? activeIn(src, state.focus) : null;
+	const exclude = state.exclude.length > 0 ? activeIn(src, state.exclude) : null;
+	return src.contexts.filter((c) => (state.thread < 0 || c.thread === state.thread) &&
 		(focus === null || focus[c.node]) && (exclude === null || !exclude[c.node]));
 }
 
@@ -174,14 +183,14 @@ function pathOf(f) {
 ** counted as recursive.  The root frame is the program, its self value the
 ** time no instrumented routine was active.
 */
-function buildTree() {
+function buildTree(src) {
 	const metric = state.metric;
 	const root = newFrame(META.program, -1, null);
 	/* Each node's frame, and whether its last step went back up a recursion. */
-	const frame = new Array(NNODES), back = new Uint8Array(NNODES);
+	const frame = new Array(src.n), back = new Uint8Array(src.n);
 	frame[0] = root;
-	for (let i = 1; i < NNODES; i++) {
-		const up = frame[NODE_PARENT[i]], r = NODE_ROUTINE[i];
+	for (let i = 1; i < src.n; i++) {
+		const up = frame[src.parent[i]], r = src.routine[i];
 		if (state.merged) {
 			let a = up;
 			while (a !== root && a.routine !== r) a = a.up;
@@ -189,12 +198,12 @@ function buildTree() {
 		}
 		let kid = up.kids.get(r);
 		if (kid === undefined) {
-			kid = newFrame(ROUTINES[r].name, r, up);
+			kid = newFrame(src.routines[r].name, r, up);
 			up.kids.set(r, kid);
 		}
 		frame[i] = kid;
 	}
-	for (const c of chosenContexts()) {
+	for (const c of chosenContexts(src)) {
 		const f = frame[c.node];
 		f.value += metric.value(c);
 		if (back[c.node]) f.rec += c.calls + c.recursive;
@@ -211,7 +220,34 @@ function buildTree() {
 		delete n.kids;
 		return n.total;
 	})(root);
+	if (OLD !== null && src === NEW) pairOld(root, buildTree(OLD));
 	return root;
+}
+
+/*
+** --diff: each frame's old total (that of the old frame of the same path
+** of names, 0 if none) in .old; the largest change in diffMax.
+*/
+let diffMax = 0;
+function pairOld(root, oldRoot) {
+	diffMax = 0;
+	(function pair(n, o) {
+		n.old = o === undefined ? 0 : o.total;
+		diffMax = Math.max(diffMax, Math.abs(n.total - n.old));
+		const byName = o === undefined ? null : new Map(o.children.map((k) => [k.name, k]));
+		for (const k of n.children) pair(k, byName === null ? undefined : byName.get(k.name));
+	})(root, oldRoot);
+}
+
+/*
+** A frame's colour for --diff: red for more, blue for less, white for no
+** change (ColorBrewer's RdBu, readable with the common colour-vision
+** deficiencies), strongest for the largest change; kept off the darkest
+** ends so that black names stay readable.
+*/
+function diffColour(f) {
+	const t = diffMax > 0 ? (f.total - f.old) / diffMax : 0;
+	return d3.interpolateRdBu(0.5 - 0.35 * t);
 }
 
 /* ---- the flame graph ---- */
@@ -236,10 +272,13 @@ function describe(d) {
 		if (r.file !== null) lines.push(r.file + (VIEW.lines[f.routine] ? ':' + VIEW.lines[f.routine] : ''));
 	}
 	lines.push(m.label + ': self ' + m.show(f.value) + ', total ' + m.show(f.total) + ' (' + pct(f.total, root) + ')');
+	if (OLD !== null)
+		lines.push('change: ' + (f.total >= f.old ? '+' : '-') + m.show(Math.abs(f.total - f.old)) +
+			' (old total ' + m.show(f.old) + ')');
 	return lines.join('\n');
 }
 
-let tree = buildTree();
+let tree = buildTree(NEW);
 performance.mark('aprof-tree');
 const chart = flamegraph()
 	.width(Math.max(600, document.getElementById('flame').clientWidth - 8))
@@ -250,8 +289,8 @@ const chart = flamegraph()
 	.minFrameSize(1)
 	.transitionDuration(0)
 	.setLabelHandler(describe)
-	.setColorMapper((d) => state.search === null ? PALETTE[hashName(d.data.name) % PALETTE.length]
-		: d.highlight ? SEARCH_HIT : SEARCH_MISS)
+	.setColorMapper((d) => state.search !== null ? (d.highlight ? SEARCH_HIT : SEARCH_MISS)
+		: OLD !== null ? diffColour(d.data) : PALETTE[hashName(d.data.name) % PALETTE.length])
 	.setSearchMatch((d) => d.data.routine >= 0 && specMatches(state.search, d.data.routine))
 	.setSearchHandler((results, sum, total) => {
 		const n = new Set(results.map((d) => d.data.routine)).size;
@@ -272,7 +311,7 @@ performance.mark('aprof-graph');
 
 /* Redraws the graph after a change of metric, thread, focus or recursion. */
 function redraw() {
-	tree = buildTree();
+	tree = buildTree(NEW);
 	state.zooms = [];
 	chart.update(tree);
 	if (state.search !== null) chart.search(state.search.text);
@@ -456,6 +495,7 @@ function summary() {
 	if (META.heap) s += ', ' + showCount(t.bytes) + ' bytes in ' + showCount(t.allocs) + ' blocks';
 	if (state.focus.length > 0) s += '; focus ' + state.focus.map((x) => x.text).join(', ');
 	if (state.exclude.length > 0) s += '; exclude ' + state.exclude.map((x) => x.text).join(', ');
+	if (OLD !== null) s += '; --diff: frames red where the new profile has more, blue where less';
 	document.getElementById('summary').textContent = s;
 }
 
@@ -509,6 +549,8 @@ function frameSeen(path) {
 		label: g.select('div').text(),
 		width: Number(g.select('rect').attr('width')),
 		share: Number(g.select('rect').attr('width')) / Number(rootG.select('rect').attr('width')),
+		fill: g.select('rect').attr('fill'),
+		change: OLD !== null ? d.data.total - d.data.old : null,
 	};
 }
 
