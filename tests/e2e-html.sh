@@ -6,9 +6,10 @@
 # nothing; no console error; the root and a leaf frame show their exact
 # calls; clicking a frame zooms it to the full width and Escape zooms back;
 # the sandwich of share lists its exact callers; '/' focuses the search,
-# which finds share and sums its share; the flat table has the text
-# report's numbers; the metric switch makes widths the allocated bytes;
-# with --diff, frames carry the exact change and red, white or blue.
+# which finds share and sums its share; focus and exclude keep the calls
+# -F and -E keep; the flat table has the text report's numbers; the metric
+# switch makes widths the allocated bytes; with --diff, frames carry the
+# exact change and red, white or blue.
 # Skipped (77) only when chromium is not installed.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -49,6 +50,9 @@ out = {
     'search_frames': s['search']['frames'], 'search_hits': s['search']['hits'],
     'search_share': round(s['search']['share'], 4),
     'flat_by_calls': s['flatByCalls'],
+    'focus_root': s['focus']['root'], 'focus_big': s['focus']['big'] is not None,
+    'exclude_root': s['exclude']['root'], 'exclude_small': s['exclude']['small'] is not None,
+    'reset_root': s['reset'],
     'metrics': ','.join(s['metrics']),
 }
 for r in s['flat']:
@@ -86,6 +90,16 @@ expect_eq "search sha*: frames" "$(seen search_frames)" 2
 expect_eq "search sha*: highlighted" "$(seen search_hits)" 2
 expect_eq "search sha*: share of calls" "$(seen search_share)" 0.6667
 expect_eq "flat table sorted by calls" "$(seen flat_by_calls)" share
+# focus and exclude on the search small keep the calls -F small and -E small keep.
+selected_calls() {
+	"$APROF" "$@" --format=json "$J" "$WORK/amon.out" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["metadata"]["totals"]["calls"])'
+}
+expect_eq "focus small: calls" "$(seen focus_root)" "$(selected_calls -F small)"
+expect_eq "focus small: big's frame gone" "$(seen focus_big)" False
+expect_eq "exclude small: calls" "$(seen exclude_root)" "$(selected_calls -E small)"
+expect_eq "exclude small: small's frame gone" "$(seen exclude_small)" False
+expect_eq "reset: all calls" "$(seen reset_root)" "$(selected_calls)"
 for f in share big small run keep fact main; do
 	expect_eq "flat self of $f" "$(seen "flat_self_$f")" \
 		"$(awk -v n="$f" '/^Flat profile/ { f = 1 } /^\f/ { f = 0 }

@@ -605,6 +605,19 @@ async function selftest(leaf, zoomTo, widthPaths) {
 		share: lastSearch && lastSearch.sum / lastSearch.total,
 		hits: d3.selectAll('#chart g rect').filter(function () { return this.getAttribute('fill') === SEARCH_HIT; }).size() };
 	setSearch('');
+	/* Focus and exclude as -F small and -E small would. */
+	setSearch('small');
+	document.getElementById('focus').click();
+	await settle();
+	out.focus = { root: tree.total, small: frameSeen('main;run;small'), big: frameSeen('main;run;big') };
+	document.getElementById('reset').click();
+	setSearch('small');
+	document.getElementById('exclude').click();
+	await settle();
+	out.exclude = { root: tree.total, small: frameSeen('main;run;small'), big: frameSeen('main;run;big') };
+	document.getElementById('reset').click();
+	await settle();
+	out.reset = tree.total;
 	out.flat = d3.selectAll('#flat-table tbody tr').nodes().map((tr) => ({
 		name: tr.cells[tr.cells.length - 1].textContent,
 		self: tr.querySelector('[data-key=self]').textContent,
