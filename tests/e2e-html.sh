@@ -46,6 +46,10 @@ out = {
     'zoom_before': round(s['beforeZoom']['share'], 4), 'zoom_after': round(s['afterZoom']['share'], 4),
     'zoom_escape': round(s['afterEscape']['share'], 4),
     'sandwich': ' '.join('%s:%d' % (n, c) for n, c in sorted(s['sandwich']['callers'])),
+    'sandwich_graph': ' '.join('%s:%d' % (p, c) for p, c, t in sorted(s['sandwich']['callerFrames'])
+                               if p.count(';') == 0 and p != ''),
+    'sandwich_graph_root': s['sandwich']['callerFrames'][0][1],
+    'sandwich_callee_root': s['sandwich']['calleeRoot'],
     'sandwich_closed': s['sandwichClosed'], 'slash_focus': s['slashFocus'],
     'search_frames': s['search']['frames'], 'search_hits': s['search']['hits'],
     'search_share': round(s['search']['share'], 4),
@@ -84,6 +88,11 @@ expect_eq "small after Escape" "$(seen zoom_escape)" 0.3667
 expect_eq "sandwich of share: callers" "$(seen sandwich)" "big:10 small:10"
 expect_eq "sandwich: arc counts as the call graph's" \
 	"$(graph_entry share | arc_field big in 3) $(graph_entry share | arc_field small in 3)" "10/20 10/20"
+# Its graphs, under the calls metric: every context of share merged (20
+# calls), callers above: big and small, 10 each.
+expect_eq "sandwich graph: callers of share" "$(seen sandwich_graph)" "big:10 small:10"
+expect_eq "sandwich graph: share's calls" "$(seen sandwich_graph_root)" 20
+expect_eq "sandwich graph: share's callees' total" "$(seen sandwich_callee_root)" 20
 expect_eq "Escape closes the sandwich" "$(seen sandwich_closed)" True
 expect_eq "'/' focuses the search" "$(seen slash_focus)" True
 expect_eq "search sha*: frames" "$(seen search_frames)" 2

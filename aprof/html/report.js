@@ -209,7 +209,13 @@ function buildTree(src) {
 		if (back[c.node]) f.rec += c.calls + c.recursive;
 		else { f.calls += c.calls; f.rec += c.recursive; }
 	}
-	/* Totals; frames no chosen context reached left out. */
+	finish(root);
+	if (OLD !== null && src === NEW) pairOld(root, buildTree(OLD));
+	return root;
+}
+
+/* Totals and children of the frames under ROOT; frames nothing reached left out. */
+function finish(root) {
 	(function sum(n) {
 		n.total = n.value;
 		for (const k of n.kids.values()) {
@@ -220,8 +226,57 @@ function buildTree(src) {
 		delete n.kids;
 		return n.total;
 	})(root);
-	if (OLD !== null && src === NEW) pairOld(root, buildTree(OLD));
 	return root;
+}
+
+/*
+** The sandwich's two trees of routine R, from the graph's frames (so in
+** the chosen metric, thread, focus): every outermost frame of R merged
+** with its callees below, by names; and their callers, innermost first,
+** each chain ending in the frame's total.  Their roots are R's total.
+*/
+function sandwichTrees(r) {
+	const name = ROUTINES[r].name;
+	const callees = newFrame(name, r, null), callers = newFrame(name, r, null);
+	function merge(dst, src) {
+		dst.value += src.value;
+		dst.calls += src.calls;
+		dst.rec += src.rec;
+		for (const k of src.children) {
+			let d = dst.kids.get(k.name);
+			if (d === undefined) dst.kids.set(k.name, d = newFrame(k.name, k.routine, dst));
+			merge(d, k);
+		}
+	}
+	(function walk(f) {
+		for (const k of f.children) {
+			if (k.routine !== r) { walk(k); continue; }
+			merge(callees, k);
+			let at = callers;
+			for (let a = k.up; a.up !== null; a = a.up) {
+				let d = at.kids.get(a.name);
+				if (d === undefined) at.kids.set(a.name, d = newFrame(a.name, a.routine, at));
+				d.calls += k.calls;
+				at = d;
+			}
+			at.value += k.total;
+			callers.calls += k.calls;
+		}
+	})(tree);
+	return { callers: finish(callers), callees: finish(callees) };
+}
+
+/* Draws tree T into the element of SELECTOR, upward (callers) or downward. */
+function drawSandwichGraph(selector, t, inverted) {
+	const el = d3.select(selector);
+	el.selectAll('*').remove();
+	el.datum(t).call(flamegraph()
+		.width(Math.max(600, document.getElementById('sandwich').clientWidth - 40))
+		.cellHeight(18).inverted(inverted).selfValue(true).minFrameSize(1).transitionDuration(0)
+		.sort((a, b) => d3.descending(a.value, b.value) || d3.ascending(a.data.name, b.data.name))
+		.setLabelHandler(describe)
+		.setColorMapper((d) => PALETTE[hashName(d.data.name) % PALETTE.length])
+		.onClick((d) => { if (d.data.routine >= 0 && d.parent !== null) openSandwich(d.data.routine); }));
 }
 
 /*
@@ -272,7 +327,7 @@ function describe(d) {
 		if (r.file !== null) lines.push(r.file + (VIEW.lines[f.routine] ? ':' + VIEW.lines[f.routine] : ''));
 	}
 	lines.push(m.label + ': self ' + m.show(f.value) + ', total ' + m.show(f.total) + ' (' + pct(f.total, root) + ')');
-	if (OLD !== null)
+	if (OLD !== null && f.old !== undefined)
 		lines.push('change: ' + (f.total >= f.old ? '+' : '-') + m.show(Math.abs(f.total - f.old)) +
 			' (old total ' + m.show(f.old) + ')');
 	return lines.join('\n');
@@ -413,6 +468,9 @@ function openSandwich(r) {
 		(f.recursive > 0 ? ' + ' + showCount(f.recursive) + ' recursive' : '') + '; self ' +
 		showUnit(f.self) + ', children ' + showUnit(f.child) + ' ' + VIEW.unit + ' (' +
 		META.metric + ')' + (f.file !== null ? '; ' + f.file + (VIEW.lines[r] ? ':' + VIEW.lines[r] : '') : '');
+	const both = sandwichTrees(r);
+	drawSandwichGraph('#sw-callers-graph', both.callers, false);
+	drawSandwichGraph('#sw-callees-graph', both.callees, true);
 	const callers = P.arcs.filter((a) => a.callee === r).sort((a, b) => b.calls - a.calls);
 	const callees = P.arcs.filter((a) => a.caller === r).sort((a, b) => b.calls - a.calls);
 	arcTable(d3.select('#sw-callers'), callers, 'self2', 'child2', 'caller', (a) =>
@@ -594,6 +652,9 @@ async function selftest(leaf, zoomTo, widthPaths) {
 			[tr.cells[0].textContent, Number(tr.cells[1].textContent.replace(/,/g, ''))]),
 		callees: d3.selectAll('#sw-callees tbody tr').nodes().map((tr) =>
 			[tr.cells[0].textContent, Number(tr.cells[1].textContent.replace(/,/g, ''))]),
+		callerFrames: d3.selectAll('#sw-callers-graph g').data()
+			.map((d) => [pathOf(d.data), d.data.calls, d.data.total]),
+		calleeRoot: d3.select('#sw-callees-graph g').datum().data.total,
 	};
 	key('Escape');
 	out.sandwichClosed = document.getElementById('sandwich').hidden;
