@@ -9,7 +9,8 @@
 # which finds share and sums its share; focus and exclude keep the calls
 # -F and -E keep; the flat table has the text report's numbers; the metric
 # switch makes widths the allocated bytes; with --diff, frames carry the
-# exact change and red, white or blue.
+# exact change and red, white or blue; on s-pqrs, recursion merged keeps
+# each routine once per path with the flat profile's calls.
 # Skipped (77) only when chromium is not installed.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -145,4 +146,34 @@ expect_eq "--diff: share under big, unchanged" \
 	"$(awk '$1 == "main;run;big;share" { print $2, $3 }' "$WORK/diff")" "0 white"
 # run: one more call, fact's and keep's four.
 expect_eq "--diff: run" "$(awk '$1 == "main;run" { print $2, $3 }' "$WORK/diff")" "5 red"
+
+# ---- recursion as run and merged: the paper's Main -> (P -> Q -> R)^n -> P -> S ----
+Q="$top_builddir/tests/s-pqrs"
+(cd "$WORK" && APROF_OUT="$WORK/pqrs.out" "$Q" >/dev/null)
+"$APROF" --format=html -o "$WORK/pqrs.html" "$Q" "$WORK/pqrs.out"
+"$APROF" -b -p "$Q" "$WORK/pqrs.out" >"$WORK/report"
+python3 "$top_srcdir/tests/html-check.py" "$CHROMIUM" "$WORK/pqrs.html" \
+	'?merged=main;P,main;P;Q,main;P;Q;R,main;P;S,main;P;Q;R;P' >"$WORK/pqrs.json"
+# "asRun|merged PATH CALLS RECURSIVE" per frame ("- -" if not drawn), and the depths.
+python3 - "$WORK/pqrs.json" >"$WORK/pqrs" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+s = o['selftest'] or {}
+print('errors', len(o['console_errors']) + len(s.get('errors', ['no self-test'])))
+print('depths', s['asRunDepth'], s['mergedDepth'])
+for view in ('asRun', 'merged'):
+    for path, f in s[view].items():
+        print(view, path, *((f['calls'], f['rec']) if f else ('-', '-')))
+PY
+pqrs() { awk -v v="$1" -v p="$2" '$1 == v && $2 == p { print $3, $4 }' "$WORK/pqrs"; }
+expect_eq "recursion: console errors" "$(awk '$1 == "errors" { print $2 }' "$WORK/pqrs")" 0
+expect_eq "recursion: depth as run, merged" "$(awk '$1 == "depths" { print $2, $3 }' "$WORK/pqrs")" "6 4"
+expect_eq "as run: main;P;Q;R;P drawn" "$(pqrs asRun 'main;P;Q;R;P' | cut -d' ' -f1)" 5
+expect_eq "merged: main;P;Q;R;P gone" "$(pqrs merged 'main;P;Q;R;P')" "- -"
+# Merged, each routine once per path: P's calls from main and the recursive
+# ones, Q's, R's and S's all the flat profile's.
+expect_eq "merged: P" "$(pqrs merged 'main;P')" "1 $(($(flat_calls P) - 1))"
+expect_eq "merged: Q" "$(pqrs merged 'main;P;Q')" "$(flat_calls Q) 0"
+expect_eq "merged: R" "$(pqrs merged 'main;P;Q;R')" "$(flat_calls R) 0"
+expect_eq "merged: S" "$(pqrs merged 'main;P;S')" "$(flat_calls S) 0"
 finish

@@ -699,7 +699,35 @@ async function selftest(leaf, zoomTo, widthPaths) {
 	pre.hidden = false;
 }
 
-if (SELFTEST) {
+/*
+** The self-test of recursion merged (?merged=PATH,...): PATHs' frames and
+** the graph's depth under the calls metric, as run and merged.
+*/
+async function selftestMerged(paths) {
+	const out = { asRun: {}, merged: {} };
+	await setMetric('calls');
+	const depth = () => d3.select('#chart').datum().height;
+	out.asRunDepth = depth();
+	for (const p of paths) out.asRun[p] = frameSeen(p);
+	const box = document.getElementById('merged');
+	box.checked = true;
+	box.dispatchEvent(new Event('change'));
+	await settle();
+	out.mergedDepth = depth();
+	for (const p of paths) out.merged[p] = frameSeen(p);
+	out.errors = pageErrors;
+	return out;
+}
+
+if (SELFTEST && new URLSearchParams(location.search).get('merged')) {
+	selftestMerged(new URLSearchParams(location.search).get('merged').split(','))
+		.catch((e) => ({ errors: pageErrors.concat([String(e && e.stack || e)]) }))
+		.then((out) => {
+			const pre = document.getElementById('selftest');
+			pre.textContent = JSON.stringify(out);
+			pre.hidden = false;
+		});
+} else if (SELFTEST) {
 	const q = new URLSearchParams(location.search);
 	selftest(q.get('leaf') || 'main;run;big;share', q.get('zoom') || 'main;run;small',
 		(q.get('widths') || 'main;run;keep,main;run;big').split(','))
