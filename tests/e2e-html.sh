@@ -70,6 +70,12 @@ for path, bytes_ in (('main;run;keep', 192), ('main;run;big', 9000)):
     for metric in ('calls', 'bytes'):
         w = s[metric][path]
         out['px_off_%s_%s' % (metric, path)] = round(abs(w['share'] - bytes_ / total) * s['chartWidth'])
+# --types' rows as "TYPE bytes allocs avg kept peak" and "bytes from HISTORY".
+types = []
+for row in s['types']:
+    cells = [c.replace(',', '') for c in row.split(' | ')]
+    types.append(' '.join(cells[6:] + cells[0:1] + cells[2:6]) if len(cells) == 7 else ' '.join(cells))
+out['types'] = '; '.join(types)
 for k, v in out.items():
     print(k, v)
 PY
@@ -116,6 +122,11 @@ for f in share big small run keep fact main; do
 			f && NF >= 7 && $4 ~ /^[0-9]+$/ && $7 == n { print $3 }' "$WORK/report")"
 	expect_eq "flat calls of $f" "$(seen "flat_calls_$f")" "$(flat_calls "$f")"
 done
+expect_eq "allocated types as --types prints them" "$(seen types)" \
+	"$("$APROF" --types -b "$J" "$WORK/amon.out" | awk '
+		NF >= 7 && $1 ~ /^[0-9]+$/ && $2 ~ /\./ { r = r s $7 " " $1 " " $3 " " $4 " " $5 " " $6; s = "; " }
+		NF >= 4 && $2 == "bytes" && $3 == "from" { x = $0; sub(/^ *[0-9]+ bytes /, "", x); r = r s $1 " " x; s = "; " }
+		END { print r }')"
 expect_eq "metrics offered" "$(seen metrics)" "time,calls,bytes,allocs,peak,kept"
 # Allocated bytes: keep's 192 and big's 9000 of the total, to the pixel;
 # before the switch (calls) keep was 3 of 30 calls, far from its bytes.

@@ -5,11 +5,11 @@
 ** "paths" and "contexts" as aprof/html.c writes them; and "view": decimals,
 ** unit, scale and each routine's first line) and draws: a flame graph of the
 ** exact contexts (d3-flame-graph), a sandwich of one routine from the
-** split arcs, a sortable flat profile; search, focus and exclude with
-** -F's patterns; a metric and a thread switch; with --diff ("old"), each
-** frame coloured by its change.  With "#selftest" in the
-** address it then plays a fixed script of actions and writes what it saw,
-** as JSON, into #selftest (tests/e2e-html.sh reads it).
+** split arcs, a sortable flat profile, the allocated types; search, focus
+** and exclude with -F's patterns; a metric and a thread switch; with
+** --diff ("old"), each frame coloured by its change.  With "#selftest" in
+** the address it then plays a fixed script of actions and writes what it
+** saw, as JSON, into #selftest (tests/e2e-html.sh reads it).
 */
 'use strict';
 
@@ -425,6 +425,40 @@ function drawFlat() {
 			.on('click', () => { flatAll = true; drawFlat(); });
 }
 
+/* ---- allocated types (--types), where the run recorded the heap ---- */
+
+/* The history of path node N as aprof -S prints it: "main > run > big". */
+function historyText(n) {
+	const names = [];
+	for (; n > 0; n = NEW.parent[n]) names.push(ROUTINES[NEW.routine[n]].name);
+	return names.reverse().join(' > ');
+}
+
+/* As --types prints them: bytes, share, allocations, average size, kept, at peak, the top paths. */
+function drawTypes() {
+	if (!P.types) return;
+	document.getElementById('types').hidden = false;
+	const table = d3.select('#types-table');
+	table.append('caption').text('As aprof --types prints them: each type with the contexts that allocated most of it');
+	const head = table.append('thead').append('tr');
+	for (const h of ['bytes', '%', 'allocs', 'avg size', 'kept', 'at peak', 'type'])
+		head.append('th').attr('scope', 'col').text(h);
+	const total = P.types.reduce((a, t) => a + t.bytes, 0);
+	const body = table.append('tbody');
+	for (const t of P.types) {
+		const tr = body.append('tr').attr('class', 'type');
+		for (const v of [showCount(t.bytes), pct(t.bytes, total), showCount(t.allocs),
+			showCount(t.allocs > 0 ? Math.round(t.bytes / t.allocs) : 0), showCount(t.kept), showCount(t.peak)])
+			tr.append('td').attr('class', 'num').text(v);
+		tr.append('td').text(t.type === null ? '<unknown>' : t.type);
+		for (const x of t.paths) {
+			const row = body.append('tr').attr('class', 'type-path');
+			row.append('td').attr('class', 'num').text(showCount(x.bytes));
+			row.append('td').attr('colspan', 6).text('from ' + historyText(CONTEXTS[x.context].node));
+		}
+	}
+}
+
 /* ---- the sandwich: a routine's callers above, its callees below ---- */
 
 function nameOf(r) { return r === null ? '<spontaneous>' : ROUTINES[r].name; }
@@ -559,6 +593,7 @@ function summary() {
 
 summary();
 drawFlat();
+drawTypes();
 performance.mark('aprof-table');
 document.getElementById('sw-close').addEventListener('click', closeSandwich);
 
@@ -684,6 +719,8 @@ async function selftest(leaf, zoomTo, widthPaths) {
 		self: tr.querySelector('[data-key=self]').textContent,
 		calls: tr.querySelector('[data-key=calls]').textContent }));
 	d3.select('#flat-table th[data-key=calls] button').node().click();
+	out.types = d3.selectAll('#types-table tbody tr').nodes().map((tr) =>
+		Array.from(tr.cells, (td) => td.textContent).join(' | '));
 	out.flatByCalls = d3.select('#flat-table tbody tr').node().cells[FLAT_COLUMNS.length].textContent;
 	out.metrics = METRICS.map((m) => m.key);
 	out.calls = {};
