@@ -42,6 +42,7 @@
 #include "aprof/export/callgrind.h"
 #include "aprof/export/dot.h"
 #include "aprof/export/folded.h"
+#include "aprof/export/html.h"
 #include "aprof/export/json.h"
 #include "aprof/export/pprof.h"
 #include "aprof/options.h"
@@ -123,9 +124,13 @@ static void write_dot(FILE *out, const struct options *o, const struct amon_data
 }
 
 
-/* --format=json, with the allocated types when D has heap data. */
+/*
+** --format=json or html, with the allocated types when D has heap data;
+** html with --diff: OLD_D's profile OLD_P too (else both NULL).
+*/
 static void write_json(FILE *out, const struct options *o, const struct amon_data *d,
-		       const struct symbols *syms, const struct profile *p)
+		       const struct symbols *syms, const struct profile *p,
+		       const struct amon_data *old_d, const struct profile *old_p)
 {
 	struct typeinfo *ti = NULL;
 	struct alloctypes_table *t = NULL;
@@ -134,7 +139,10 @@ static void write_json(FILE *out, const struct options *o, const struct amon_dat
 		ti = typeinfo_load(d, o->exe);
 		t = alloctypes_build(d, syms, ti, -1);
 	}
-	json_write(out, o->exe, d, p, t);
+	if (o->format == FORMAT_HTML)
+		html_write(out, o->exe, d, p, t, profile_decimals(p, o->report.decimals), old_d, old_p);
+	else
+		json_write(out, o->exe, d, p, t);
 	alloctypes_free(t);
 	typeinfo_free(ti);
 }
@@ -306,6 +314,8 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 	old_p = profile_build(old_d, old_s, o->metric);
 	if (o->format == FORMAT_PPROF)
 		write_pprof(out, o, data, prof, old_d, old_p);
+	else if (o->format == FORMAT_HTML)
+		write_json(out, o, data, prof->syms, prof, old_d, old_p);
 	else if (o->format == FORMAT_FOLDED)
 		folded_diff(out, old_d, old_p, data, prof);
 	else
@@ -361,8 +371,8 @@ int main(int argc, char **argv)
 		folded_write(out, data, prof);
 	else if (o.format == FORMAT_DOT)
 		write_dot(out, &o, data, syms, prof);
-	else if (o.format == FORMAT_JSON)
-		write_json(out, &o, data, syms, prof);
+	else if (o.format == FORMAT_JSON || o.format == FORMAT_HTML)
+		write_json(out, &o, data, syms, prof, NULL, NULL);
 	else if (o.format == FORMAT_PPROF)
 		write_pprof(out, &o, data, prof, NULL, NULL);
 	else

@@ -29,7 +29,8 @@ enum {
 static const char *const metric_names[] = { "time", "bytes", "allocs", "kept", "peak" };
 
 /* --format names, in enum format order. */
-static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof" };
+static const char *const format_names[] = { "gprof", "callgrind", "folded", "dot", "json", "pprof",
+					    "html" };
 
 /* --heap-verbosity names, in enum mprof_verbosity order. */
 static const char *const verbosity_names[] = { "normal", "verbose", "terse" };
@@ -113,8 +114,9 @@ static void usage(FILE *out, int status)
 		"                                      (default), callgrind (KCachegrind,\n"
 		"                                      callgrind_annotate), folded (flamegraph.pl),\n"
 		"                                      dot (Graphviz), json (doc/aprof-json.md)\n"
-		"                                      or pprof (go tool pprof, Pyroscope, Parca;\n"
-		"                                      to aprof.pb.gz unless -o FILE)\n"
+		"                                      pprof (go tool pprof, Pyroscope, Parca;\n"
+		"                                      to aprof.pb.gz unless -o FILE) or html\n"
+		"                                      (one page to explore in a browser)\n"
 		"  -o FILE, --output=FILE              write to FILE, not standard output\n"
 		"\n"
 		"Analysis options (what the reports are made of).  SYMSPEC: NAME, FILE:NAME,\n"
@@ -135,7 +137,8 @@ static void usage(FILE *out, int status)
 		"      --diff=OLD                      what changed from profile OLD: per routine\n"
 		"                                      and per arc, new minus old; with\n"
 		"                                      --format=folded, flamegraph.pl's two columns;\n"
-		"                                      with pprof, OLD's samples negated (pprof::base)\n"
+		"                                      with pprof, OLD's samples negated (pprof::base);\n"
+		"                                      with html, frames coloured by the change\n"
 		"      --diff-executable=EXE           OLD's program, if rebuilt since\n"
 		"\n"
 		"Miscellaneous options:\n"
@@ -353,8 +356,8 @@ void options_parse(int argc, char **argv, struct options *o)
 		o->namon = 1;
 	}
 	if (o->diff != NULL && o->format != FORMAT_GPROF && o->format != FORMAT_FOLDED &&
-	    o->format != FORMAT_PPROF)
-		util_die("--diff writes the gprof, the folded or the pprof format, not %s",
+	    o->format != FORMAT_PPROF && o->format != FORMAT_HTML)
+		util_die("--diff writes the gprof, the folded or the pprof format, or the html page, not %s",
 			 format_names[o->format]);
 }
 

@@ -13,7 +13,8 @@
 #include "aprof/report/mprof.h"
 
 /* What is written (--format): gprof's reports or an export. */
-enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF };
+enum format { FORMAT_GPROF, FORMAT_CALLGRIND, FORMAT_FOLDED, FORMAT_DOT, FORMAT_JSON, FORMAT_PPROF,
+	      FORMAT_HTML };
 
 /* Everything the command line says. */
 struct options {

@@ -235,16 +235,25 @@ static void put_types(FILE *out, const struct amon_data *d, const struct allocty
 }
 
 
-void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
-		const struct alloctypes_table *types)
+void json_write_members(FILE *out, const char *exe, const struct amon_data *d,
+			const struct profile *p, const struct alloctypes_table *types, int contexts)
 {
-	fputs("{\"format\":\"aprof\",\"version\":1,\n", out);
+	fputs("\"format\":\"aprof\",\"version\":1,\n", out);
 	put_metadata(out, exe, d, p);
 	put_routines(out, d, p);
 	put_arcs(out, p);
-	put_contexts(out, d, p);
+	if (contexts)
+		put_contexts(out, d, p);
 	put_cycles(out, p);
 	if (types != NULL)
 		put_types(out, d, types);
+}
+
+
+void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
+		const struct alloctypes_table *types)
+{
+	fputc('{', out);
+	json_write_members(out, exe, d, p, types, 1);
 	fputs("}\n", out);
 }

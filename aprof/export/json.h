@@ -22,4 +22,13 @@
 void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
 		const struct alloctypes_table *types);
 
+/*
+** The members of json_write's object, without its braces and with no comma
+** after the last: all of them or, CONTEXTS false, all but "contexts", for a
+** caller that writes the contexts its own way (in the same order: "types"
+** names contexts by their index).
+*/
+void json_write_members(FILE *out, const char *exe, const struct amon_data *d,
+			const struct profile *p, const struct alloctypes_table *types, int contexts);
+
 #endif /* APROF_EXPORT_JSON_H */
