@@ -93,25 +93,10 @@ static uint32_t paths_child(struct paths *t, uint32_t parent, uint32_t item)
 }
 
 
-/* S as a JSON string, '<' written "\u003c" as put_escaped does; null if S is NULL. */
+/* S as a JSON string inside the page (json_put_string). */
 static void put_string(FILE *out, const char *s)
 {
-	if (s == NULL) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch == '<')
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
+	json_put_string(out, s, 1);
 }
 
 

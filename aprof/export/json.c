@@ -9,8 +9,7 @@
 
 #include "aprof/export/json.h"
 
-/* S as a JSON string, '"', '\' and control characters escaped; null if S is NULL. */
-static void put_string(FILE *out, const char *s)
+void json_put_string(FILE *out, const char *s, int in_html)
 {
 	if (s == NULL) {
 		fputs("null", out);
@@ -22,12 +21,19 @@ static void put_string(FILE *out, const char *s)
 
 		if (ch == '"' || ch == '\\')
 			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
+		else if (ch < 0x20 || (in_html && ch == '<'))
 			fprintf(out, "\\u%04x", ch);
 		else
 			fputc(ch, out);
 	}
 	fputc('"', out);
+}
+
+
+/* S as a JSON string for --format=json. */
+static void put_string(FILE *out, const char *s)
+{
+	json_put_string(out, s, 0);
 }
 
 

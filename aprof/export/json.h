@@ -19,6 +19,13 @@
 ** in P's metric, whole units: ticks for time (metadata.scale per second),
 ** bytes or allocations.
 */
+/*
+** S as a JSON string: '"', '\\' and control characters escaped, and with
+** IN_HTML '<' too (\u003c), so that the string cannot close the <script>
+** element of a page that holds it; null if S is NULL.
+*/
+void json_put_string(FILE *out, const char *s, int in_html);
+
 void json_write(FILE *out, const char *exe, const struct amon_data *d, const struct profile *p,
 		const struct alloctypes_table *types);
 
