@@ -172,7 +172,8 @@ START_TEST(test_json)
 	fclose(out);
 	ck_assert_int_eq(lines_with("\"totals\":{\"value\":63,\"root\":128,\"ticks\":191,"), 1);
 	ck_assert_int_eq(lines_with("{\"id\":"), 5);
-	ck_assert_int_eq(lines_with("\"name\":\"P\",\"module\":\"x\",\"file\":null,\"address\":8195,"
+	ck_assert_int_eq(lines_with("\"name\":\"P\",\"module\":\"x\",\"file\":null,\"unit\":null,"
+				    "\"base_name\":\"P\",\"address\":8195,"
 				    "\"self\":18,\"child\":44,\"total\":62,\"calls\":2,\"recursive\":0,"
 				    "\"cycle\":1}"), 1);
 	ck_assert_int_eq(lines_with("{\"caller\":"), 6);

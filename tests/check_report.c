@@ -640,6 +640,10 @@ START_TEST(test_symspec)
 	ck_assert(symspec_has(&s, "init", "src/main.c"));
 	ck_assert(!symspec_has(&s, "init", "lib/main.c"));
 	ck_assert(!symspec_has(&s, "init", NULL));
+	/* A relative FILE matches an absolute path's end, '*' within a directory there. */
+	ck_assert(symspec_has(&s, "init", "/home/u/prog/src/main.c"));
+	ck_assert(!symspec_has(&s, "init", "/home/u/prog/src/sub/main.c"));
+	ck_assert(!symspec_has(&s, "init", "/home/u/prog/mysrc/main.c"));
 	symspec_add(&s, "stack.cc:Stack::push");
 	ck_assert_str_eq(s.items[2].file, "stack.cc");
 	ck_assert(symspec_has(&s, "Stack::push(int)", "../src/stack.cc"));

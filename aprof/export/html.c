@@ -149,7 +149,8 @@ static void put_contexts(FILE *out, const struct amon_data *d, const struct prof
 
 
 /*
-** --diff's old profile: "old": {"routines": [{"name", "file"}...],
+** --diff's old profile: "old": {"routines": [{"name", "file", "unit",
+** "base_name"}...],
 ** "paths", "contexts"} as put_contexts writes them, routines numbered in
 ** OLD_P: the page pairs frames by their routines' names.
 */
@@ -163,6 +164,10 @@ static void put_old(FILE *out, const struct amon_data *old_d, const struct profi
 		put_string(out, old_p->procs[r].name);
 		fputs(",\"file\":", out);
 		put_string(out, profile_file(old_p, r));
+		fputs(",\"unit\":", out);
+		put_string(out, profile_unit(old_p, r));
+		fputs(",\"base_name\":", out);
+		put_string(out, profile_base_name(old_p, r));
 		fputc('}', out);
 	}
 	fputc(']', out);

@@ -126,6 +126,10 @@ static void put_routines(FILE *out, const struct amon_data *d, const struct prof
 		put_string(out, m != NULL ? m->path : NULL);
 		fputs(",\"file\":", out);
 		put_string(out, profile_file(p, r));
+		fputs(",\"unit\":", out);
+		put_string(out, profile_unit(p, r));
+		fputs(",\"base_name\":", out);
+		put_string(out, profile_base_name(p, r));
 		fprintf(out, ",\"address\":%" PRIu64 ",\"self\":%" PRIu64 ",\"child\":%"
 			PRIu64 ",\"total\":%" PRIu64 ",\"calls\":%" PRIu64 ",\"recursive\":%" PRIu64
 			",\"cycle\":%d}", f->addr, f->self, f->child, f->self + f->child, f->calls,

@@ -385,6 +385,22 @@ const char *profile_file(const struct profile *p, int proc)
 }
 
 
+const char *profile_unit(const struct profile *p, int proc)
+{
+	const struct symbol *s = p->procs[proc].sym;
+
+	return s != NULL && p->syms != NULL ? symbols_unit(p->syms, s) : NULL;
+}
+
+
+const char *profile_base_name(const struct profile *p, int proc)
+{
+	const struct symbol *s = p->procs[proc].sym;
+
+	return s != NULL && s->bare != NULL ? s->bare : p->procs[proc].name;
+}
+
+
 int profile_matches(const struct profile *p, int proc, const struct symspec *s)
 {
 	const struct symbol *sym = p->procs[proc].sym;

@@ -146,6 +146,18 @@ char *profile_printed(const struct profile *p, const struct symspec *only,
 */
 const char *profile_file(const struct profile *p, int proc);
 
+/*
+** The translation unit of routine PROC of P (symbols_unit: the .c file of
+** a static defined in a header), or NULL if unknown.
+*/
+const char *profile_unit(const struct profile *p, int proc);
+
+/*
+** The name of routine PROC of P without a copy's tag (symbols.h: "twice"
+** for "twice (s-statics.c)"); its name if it has no copies.
+*/
+const char *profile_base_name(const struct profile *p, int proc);
+
 /* True if routine PROC of P matches S (symspec_has; its file looked up only if S needs it). */
 int profile_matches(const struct profile *p, int proc, const struct symspec *s);
 

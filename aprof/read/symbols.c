@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aprof/read/symbols.h"
+#include "aprof/read/units.h"
 #include "aprof/util.h"
 
 /* Preference when several symbols share an address: global, then weak, then local. */
@@ -25,10 +26,16 @@ static int symbol_rank(const asymbol *s)
 }
 
 
-/* An object's open bfd and symbol table, kept for its line table. */
+/*
+** An object's open bfd and symbol table, kept for its line table, and its
+** DWARF units and lines (units.c), read on first use.
+*/
 struct object {
 	bfd *abfd;
 	asymbol **table;
+	char *path;                /* as opened */
+	struct units *units;       /* NULL if not read yet, or it has no DWARF */
+	int units_read;
 };
 
 /* Every object a symbols_load opened, to close them all (symbols_free). */
@@ -38,17 +45,25 @@ struct symbol_objects {
 };
 
 /*
-** Where symbol i's source file is looked up: its object, its section and
-** its offset in that section (bfd_find_nearest_line's arguments), and the
-** answer once asked (FILE and LINE, LOOKED set).
+** Where symbol i's source file is looked up: its object and its address in
+** the object's file (VMA, as DWARF has it), or, for an object without
+** DWARF (its debug information in a separate file), its section and its
+** offset in that section (bfd_find_nearest_line's arguments); the answer
+** once asked (FILE, malloc'd, and LINE, LOOKED set).  Its translation unit
+** likewise (units_name), else FILE_SYMBOL (UNIT, UNIT_LOOKED set).
 */
 struct symbol_source {
-	const struct object *obj;
+	struct object *obj;
 	asection *section;
 	bfd_vma offset;
-	const char *file;
+	bfd_vma vma;               /* the symbol's value in the object's file */
+	char *file;
 	unsigned int line;
 	int looked;
+	int local;                 /* a local symbol (a static routine, a compiler's clone) */
+	const char *file_symbol;   /* a local's unit as the symbol table names it, or NULL */
+	const char *unit;
+	int unit_looked;
 };
 
 /* A symbol as collected, before duplicates at one address are dropped. */
@@ -138,13 +153,25 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 	int dynamic;
 
 	check_build_id(abfd, path, m, amon);
+	obj->path = xstrdup(path);
 	for (dynamic = 0; dynamic < 2 && added == 0; dynamic++) {
+		/*
+		** ELF lists a unit's local symbols after a FILE symbol naming it
+		** (empty for the linker's own): the unit of a copy without DWARF.
+		*/
+		const char *file_symbol = NULL;
+
 		free(obj->table); /* the static table, no function in it: the dynamic one instead */
 		table = read_table(abfd, path, dynamic, &count);
 		*c = xrealloc(*c, (*n + (size_t)count + 1) * sizeof **c);
 		for (i = 0; i < count; i++) {
 			asymbol *s = table[i];
 
+			if (s->flags & BSF_FILE) {
+				file_symbol = *bfd_asymbol_name(s) != '\0' ? bfd_asymbol_name(s)
+									   : NULL;
+				continue;
+			}
 			if (!(s->flags & BSF_FUNCTION) || s->section == NULL ||
 			    !(s->section->flags & SEC_CODE) || bfd_is_und_section(s->section))
 				continue;
@@ -154,8 +181,13 @@ static size_t collect(struct candidate **c, size_t *n, const char *path,
 			(*c)[*n].source.obj = obj;
 			(*c)[*n].source.section = s->section;
 			(*c)[*n].source.offset = bfd_asymbol_value(s) - bfd_section_vma(s->section);
+			(*c)[*n].source.vma = bfd_asymbol_value(s);
 			(*c)[*n].source.file = NULL;
 			(*c)[*n].source.looked = 0;
+			(*c)[*n].source.local = (s->flags & BSF_LOCAL) != 0;
+			(*c)[*n].source.file_symbol = (s->flags & BSF_LOCAL) ? file_symbol : NULL;
+			(*c)[*n].source.unit = NULL;
+			(*c)[*n].source.unit_looked = 0;
 			(*n)++;
 			added++;
 		}
@@ -203,6 +235,167 @@ static void warn_stripped(const struct symbols *s, const struct amon_data *d, co
 }
 
 
+/* O's DWARF units, read on first use; NULL if it has none (no -g, or stripped). */
+static struct units *object_units(struct object *o)
+{
+	if (!o->units_read) {
+		o->units_read = 1;
+		o->units = units_open(o->path);
+	}
+	return o->units;
+}
+
+
+/* SYM's entry in S's sources; NULL when S was built by hand. */
+static struct symbol_source *entry_of(const struct symbols *s, const struct symbol *sym)
+{
+	return s->source != NULL ? &s->source[sym - s->syms] : NULL;
+}
+
+
+const char *symbols_unit(const struct symbols *s, const struct symbol *sym)
+{
+	struct symbol_source *src = entry_of(s, sym);
+	struct units *u;
+
+	if (src == NULL)
+		return NULL;
+	if (!src->unit_looked) {
+		src->unit_looked = 1;
+		u = object_units(src->obj);
+		src->unit = u != NULL ? units_name(u, src->vma) : NULL;
+		if (src->unit == NULL)
+			src->unit = src->file_symbol;
+	}
+	return src->unit;
+}
+
+
+/* The last K components of PATH, or all of it if it has no more. */
+static const char *path_tail(const char *path, int k)
+{
+	const char *p = path + strlen(path);
+
+	for (; p > path; p--)
+		if (p[-1] == '/' && --k == 0)
+			return p;
+	return path;
+}
+
+
+/* How many components PATH has. */
+static int path_length(const char *path)
+{
+	int k = 1;
+
+	for (; *path != '\0'; path++)
+		k += *path == '/';
+	return k;
+}
+
+
+/* True if units A and B (either NULL: unknown) are the same. */
+static int same_unit(const char *a, const char *b)
+{
+	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+
+/*
+** Renames copy G[I] of a routine whose copies are G[0..N) (S's symbol
+** indices, N > 1): "NAME (TAG)", TAG saying what the other copies do not
+** have.  That is its translation unit, by as few trailing components as
+** tell it from the other copies' units ("jv_aux.c", "src/util.c"): the
+** unit, not the file of its lines, which for a static in a header is the
+** header, alike in every copy.  Then, if another copy has the same unit
+** (or the unit is unknown), its module's file name ("libfoo.so"), and if
+** one in the same module does, its address as in the module's file.  The
+** bare name stays in BARE for the symspecs.
+*/
+static void tag_copy(struct symbols *s, const size_t *g, size_t n, size_t i)
+{
+	struct symbol *sym = &s->syms[g[i]];
+	const struct symbol_source *src = &s->source[g[i]];
+	const char *unit = symbols_unit(s, sym), *slash = strrchr(src->obj->path, '/');
+	int k = 1, module = unit == NULL, address = 0;
+	char addr[32] = "";
+	size_t j;
+
+	for (; unit != NULL && k < path_length(unit); k++) {
+		for (j = 0; j < n; j++) {
+			const char *other = symbols_unit(s, &s->syms[g[j]]);
+
+			if (other != NULL && strcmp(other, unit) != 0 &&
+			    strcmp(path_tail(other, k), path_tail(unit, k)) == 0)
+				break;
+		}
+		if (j == n)
+			break;
+	}
+	for (j = 0; j < n; j++)
+		if (j != i && same_unit(unit, symbols_unit(s, &s->syms[g[j]]))) {
+			if (s->source[g[j]].obj != src->obj)
+				module = 1;
+			else
+				address = 1;
+		}
+	if (address)
+		snprintf(addr, sizeof addr, "0x%" PRIx64, (uint64_t)src->vma);
+	sym->bare = sym->name;
+	sym->name = xmalloc(strlen(sym->bare) + (unit != NULL ? strlen(unit) : 0) +
+			    strlen(src->obj->path) + strlen(addr) + 10);
+	sprintf(sym->name, "%s (%s%s%s%s%s)", sym->bare, unit != NULL ? path_tail(unit, k) : "",
+		unit != NULL && module ? ", " : "",
+		module ? (slash != NULL ? slash + 1 : src->obj->path) : "",
+		(unit != NULL || module) && address ? ", " : "", addr);
+}
+
+
+/* S's symbol indices in name order (then in address order): for tag_copies. */
+static const struct symbols *sort_symbols;
+
+static int by_name(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_symbols->syms[x].name, sort_symbols->syms[y].name);
+
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+
+/*
+** Tells apart the copies of a routine: symbols of one name, one of them at
+** least local (a static routine of each unit that defines it or includes
+** it from a header, a compiler's clone such as "f.part.0").  Global copies
+** alone are one routine by the linker's rules (an inline function emitted
+** in two modules) and keep their name, as a name no other symbol has
+** does.  Each copy is renamed by tag_copy.
+*/
+static void tag_copies(struct symbols *s)
+{
+	size_t *order = xmalloc((s->n + 1) * sizeof order[0]), i, j, k;
+
+	for (i = 0; i < s->n; i++)
+		order[i] = i;
+	sort_symbols = s;
+	qsort(order, s->n, sizeof order[0], by_name);
+	for (i = 0; i < s->n; i = j) {
+		int local = s->source[order[i]].local;
+
+		for (j = i + 1; j < s->n && strcmp(s->syms[order[j]].name,
+						   s->syms[order[i]].name) == 0; j++)
+			local |= s->source[order[j]].local;
+		if (j - i < 2 || !local)
+			continue;
+		for (k = i; k < j; k++)
+			symbols_unit(s, &s->syms[order[k]]); /* every unit known before any renaming */
+		for (k = i; k < j; k++)
+			tag_copy(s, order + i, j - i, k - i);
+	}
+	free(order);
+}
+
+
 struct symbols *symbols_load(const struct amon_data *d, const char *exe, int demangle)
 {
 	struct symbols *s = xcalloc(1, sizeof *s);
@@ -236,6 +429,7 @@ struct symbols *symbols_load(const struct amon_data *d, const char *exe, int dem
 		s->n++;
 	}
 	free(c);
+	tag_copies(s);
 	warn_stripped(s, d, exe, stripped);
 	free(stripped);
 	return s;
@@ -248,12 +442,20 @@ void symbols_free(struct symbols *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		free(s->syms[i].name);
+		free(s->syms[i].bare);
+		if (s->source != NULL)
+			free(s->source[i].file);
+	}
 	for (i = 0; s->objects != NULL && i < s->objects->n; i++) {
-		bfd_close(s->objects->v[i]->abfd);
-		free(s->objects->v[i]->table);
-		free(s->objects->v[i]);
+		struct object *o = s->objects->v[i];
+
+		units_close(o->units);
+		bfd_close(o->abfd);
+		free(o->table);
+		free(o->path);
+		free(o);
 	}
 	if (s->objects != NULL)
 		free(s->objects->v);
@@ -297,24 +499,28 @@ int symbols_module(const struct amon_data *d, uint64_t addr)
 }
 
 
-/* SYM's entry in S's sources, its file and line looked up on first use; NULL without sources. */
+/*
+** SYM's entry in S's sources, its file and line looked up on first use:
+** in the object's DWARF, else by libbfd (which follows a separate debug
+** file); NULL without sources.
+*/
 static struct symbol_source *source_of(const struct symbols *s, const struct symbol *sym)
 {
-	struct symbol_source *src;
+	struct symbol_source *src = entry_of(s, sym);
 	const char *file = NULL, *func = NULL;
-	unsigned int line = 0;
+	struct units *u;
 
-	if (s->source == NULL)
-		return NULL;
-	src = &s->source[sym - s->syms];
-	if (!src->looked) {
-		src->looked = 1;
-		if (bfd_find_nearest_line(src->obj->abfd, src->section, src->obj->table,
-					  src->offset, &file, &func, &line) && file != NULL) {
-			src->file = file;
-			src->line = line;
-		}
-	}
+	if (src == NULL || src->looked)
+		return src;
+	src->looked = 1;
+	u = object_units(src->obj);
+	if (u != NULL)
+		src->file = units_line(u, src->vma, &src->line);
+	else if (bfd_find_nearest_line(src->obj->abfd, src->section, src->obj->table,
+				       src->offset, &file, &func, &src->line) && file != NULL)
+		src->file = xstrdup(file);
+	else
+		src->line = 0;
 	return src;
 }
 

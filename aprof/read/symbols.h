@@ -10,11 +10,17 @@
 
 #include "aprof/read/amon_read.h"
 
-/* A function symbol at its run-time address. */
+/*
+** A function symbol at its run-time address.  A routine with copies (a
+** static one, defined in several units or in a header they include) is
+** named with a tag that tells the copy from the others, "NAME (TAG)"
+** (symbols_load); a name only one routine has stays as it is.
+*/
 struct symbol {
 	uint64_t addr;        /* run-time entry address */
-	char *name;           /* demangled if asked */
+	char *name;           /* demangled if asked, and tagged if a copy */
 	const char *mangled;  /* as in the symbol table (alloctypes.c reads C++ names' structure) */
+	char *bare;           /* a copy's name without its tag; NULL if not a copy */
 };
 
 /* Where a symbol's source file is looked up (symbols.c; opaque elsewhere). */
@@ -38,7 +44,12 @@ struct symbols {
 ** Loads the symbols of D's modules.  The executable is EXE (the command
 ** line's, not the recorded path: the user names it); its GNU build-id must
 ** equal the recorded one.  Shared objects are opened at their recorded paths.
-** DEMANGLE selects C++ demangling (bfd_demangle, libiberty).  A stripped
+** DEMANGLE selects C++ demangling (bfd_demangle, libiberty).  Symbols of
+** one name, one of them at least local (static), are copies of a routine,
+** each named "NAME (TAG)": TAG is its translation unit (symbols_unit) by
+** as many trailing path components as tell the copies apart, e.g.
+** "jv_is_valid (jv_aux.c)", then if need be its module's file name and
+** its address in the file ("init (util.c, libfoo.so)").  A stripped
 ** object is read for its dynamic symbols, with a warning if the report needs
 ** a routine of it that they do not name.  Dies with one
 ** line if EXE is missing, not an object file, or not the executable that
@@ -58,13 +69,25 @@ const struct symbol *symbols_find(const struct symbols *s, const struct amon_dat
 
 /*
 ** The source file of SYM's routine (one of S's symbols), as the debug line
-** table of its object names it (libbfd's bfd_find_nearest_line at the
-** routine's entry: a path as the compiler saw it, e.g. "src/parse.c" or
-** "/usr/include/c++/12/bits/vector.tcc"), looked up on first use and kept.
-** NULL if the object has no line table for it (no -g) or S has no sources.
-** Used by FILE:NAME symspecs (symspec.c) and callgrind's fl= lines.
+** table of its object names the line of the routine's entry (units_line,
+** or libbfd's bfd_find_nearest_line when the DWARF is in a separate file):
+** an absolute path, e.g. "/home/u/jq/src/parse.c" or
+** "/usr/include/c++/12/bits/vector.tcc", the header for a static routine
+** defined in one.  Looked up on first use and kept.  NULL if the object
+** has no line table for it (no -g) or S has no sources.  Used by FILE:NAME
+** symspecs (symspec.c) and the exports' source files.
 */
 const char *symbols_file(const struct symbols *s, const struct symbol *sym);
+
+/*
+** The translation unit SYM's routine was compiled in: the name of the DWARF
+** compilation unit that holds its entry (libdw), as the compiler was given
+** it ("src/jv_aux.c", or absolute), else, for a static routine, the source
+** file the symbol table's FILE symbol names ("jv_aux.c"); NULL if neither
+** says, or S has no sources.  Unlike symbols_file, the .c file for a static
+** routine defined in a header.  Looked up on first use and kept.
+*/
+const char *symbols_unit(const struct symbols *s, const struct symbol *sym);
 
 /*
 ** The line of SYM's entry in symbols_file's file (the line the debug line

@@ -67,42 +67,60 @@ static int name_matches(const char *pattern, const char *name)
 }
 
 
-/* True if PATTERN matches FILE or its last component. */
+/*
+** True if PATTERN matches FILE, or FILE's end from a component on: a path
+** as DWARF holds it may be absolute ("/home/u/jq/src/parse.c") where the
+** pattern is relative ("src/p*.c", "parse.c").  On an end, '*' and '?'
+** stay within a component (FNM_PATHNAME), so "src/p*.c" is a file of a
+** directory src.
+*/
 static int file_matches(const char *pattern, const char *file)
 {
-	const char *base = strrchr(file, '/');
+	const char *p;
 
-	return fnmatch(pattern, file, 0) == 0 ||
-	       (base != NULL && fnmatch(pattern, base + 1, 0) == 0);
+	if (fnmatch(pattern, file, 0) == 0)
+		return 1;
+	for (p = strchr(file, '/'); p != NULL; p = strchr(p + 1, '/'))
+		if (fnmatch(pattern, p + 1, FNM_PATHNAME) == 0)
+			return 1;
+	return 0;
 }
 
 
-/* symspec_has, FILE found through GET(ARG) only when an item has a file part. */
-static int has(const struct symspec *s, const char *name, const char *(*get)(const void *),
-	       const void *arg)
+/*
+** symspec_has for a routine printed as NAME, BARE without its copy's tag
+** (NULL: NAME has none), its files found through GET(ARG, 0) (of its
+** lines) and GET(ARG, 1) (its unit) only when an item has a file part.
+*/
+static int has(const struct symspec *s, const char *name, const char *bare,
+	       const char *(*get)(const void *, int), const void *arg)
 {
-	int i;
+	int i, k;
 
 	if (s == NULL)
 		return 0;
 	for (i = 0; i < s->n; i++) {
 		const struct symspec_item *it = &s->items[i];
-		const char *file;
 
-		if (!name_matches(it->name, name))
+		if (!name_matches(it->name, name) && (bare == NULL || !name_matches(it->name, bare)))
 			continue;
 		if (it->file == NULL)
 			return 1;
-		file = get(arg);
-		if (file != NULL && file_matches(it->file, file))
-			return 1;
+		for (k = 0; k < 2; k++) {
+			const char *file = get(arg, k);
+
+			if (file != NULL && file_matches(it->file, file))
+				return 1;
+		}
 	}
 	return 0;
 }
 
 
-static const char *given_file(const void *arg)
+/* The file given to symspec_has: of the lines and the unit alike. */
+static const char *given_file(const void *arg, int unit)
 {
+	(void)unit;
 	return arg;
 }
 
@@ -123,7 +141,7 @@ void symspec_free(struct symspec *s)
 
 int symspec_has(const struct symspec *s, const char *name, const char *file)
 {
-	return has(s, name, given_file, file);
+	return has(s, name, NULL, given_file, file);
 }
 
 
@@ -134,11 +152,11 @@ struct lookup {
 };
 
 
-static const char *symbol_file(const void *arg)
+static const char *symbol_file(const void *arg, int unit)
 {
 	const struct lookup *l = arg;
 
-	return symbols_file(l->syms, l->sym);
+	return unit ? symbols_unit(l->syms, l->sym) : symbols_file(l->syms, l->sym);
 }
 
 
@@ -147,7 +165,7 @@ int symspec_has_symbol(const struct symspec *s, const struct symbols *syms,
 {
 	struct lookup l = { syms, sym };
 
-	return has(s, sym->name, symbol_file, &l);
+	return has(s, sym->name, sym->bare, symbol_file, &l);
 }
 
 

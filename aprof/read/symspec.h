@@ -39,12 +39,18 @@ void symspec_free(struct symspec *s);
 ** True if the routine NAME, from source FILE (NULL if unknown), matches one
 ** of S's items.  NAME matches a pattern as it is or, for a C++ name with its
 ** parameters, without them ("Stack::push" matches "Stack::push(int)").  FILE
-** matches as it is or by its last component ("parse.c" matches
-** "src/parse.c").  An empty or NULL S matches nothing.
+** matches as it is or by its end from any component on ("parse.c" and
+** "src/p*.c" match "/home/u/src/parse.c").  An empty or NULL S matches
+** nothing.
 */
 int symspec_has(const struct symspec *s, const char *name, const char *file);
 
-/* symspec_has for SYM, one of SYMS's symbols (its file looked up only if S needs it). */
+/*
+** symspec_has for SYM, one of SYMS's symbols, its file looked up only if S
+** needs it.  A copy of a routine (symbols.h) matches by its name with or
+** without its tag, so that "init" names every copy; its FILE is the file of
+** its lines (the header, for a static defined in one) or its unit.
+*/
 int symspec_has_symbol(const struct symspec *s, const struct symbols *syms,
 		       const struct symbol *sym);
 

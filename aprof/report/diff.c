@@ -1,8 +1,9 @@
 /*
 ** diff.c -- the --diff tables.  Both profiles' rows are keyed by name
 ** ("caller -> callee" for arcs), so a rebuilt program, whose addresses all
-** moved, still matches; rows of equal keys (same-named static routines)
-** are added.
+** moved, still matches; the copies of a static routine have names of
+** their own (symbols.h), so each matches its copy.  Rows of equal keys
+** (global routines of one name in two modules) are added.
 */
 #include <config.h>
 

@@ -97,13 +97,16 @@ const state = {
 
 /* ---- patterns as -F reads them: NAME, FILE:NAME, shell patterns ---- */
 
-/* The shell pattern GLOB (*, ?, [...]) as an anchored RegExp. */
-function globRegExp(glob) {
+/*
+** The shell pattern GLOB (*, ?, [...]) as an anchored RegExp; with PATH,
+** '*' and '?' do not match a '/' (fnmatch's FNM_PATHNAME).
+*/
+function globRegExp(glob, path) {
 	let re = '';
 	for (let i = 0; i < glob.length; i++) {
 		const ch = glob[i];
-		if (ch === '*') re += '.*';
-		else if (ch === '?') re += '.';
+		if (ch === '*') re += path ? '[^/]*' : '.*';
+		else if (ch === '?') re += path ? '[^/]' : '.';
 		else if (ch === '[') {
 			const end = glob.indexOf(']', i + 2);
 			if (end < 0) { re += '\\['; continue; }
@@ -116,19 +119,22 @@ function globRegExp(glob) {
 
 /*
 ** TEXT compiled as symspec.c reads it: FILE:NAME at a single ':' (not
-** "::"), the name matching a routine's name or its name without the
-** parameter list, the file the whole path or its end after a '/'.
+** "::"), the name matching a routine's name, or a copy's name without its
+** tag, each with or without the parameter list; the file matching the file
+** of the routine's lines or its unit, the whole path or its end from a
+** component on.
 */
 function compileSpec(text) {
-	let file = null, name = text;
+	let file = null, fileEnd = null, name = text;
 	for (let i = 0; i < text.length; i++) {
 		if (text[i] !== ':') continue;
 		if (text[i + 1] === ':') { i++; continue; }
-		file = globRegExp(text.slice(0, i));
+		file = globRegExp(text.slice(0, i), false);
+		fileEnd = globRegExp(text.slice(0, i), true);
 		name = text.slice(i + 1);
 		break;
 	}
-	const s = { text, file, name: globRegExp(name) };
+	const s = { text, file, fileEnd, name: globRegExp(name, false) };
 	s.hits = Uint8Array.from(ROUTINES, (f) => routineMatches(s, f));
 	if (OLD !== null) s.oldHits = Uint8Array.from(OLD.routines, (f) => routineMatches(s, f));
 	return s;
@@ -137,13 +143,25 @@ function compileSpec(text) {
 /* True if routine R matches compiled pattern S (its hits, once compiled). */
 function specMatches(s, r) { return s.hits[r] === 1; }
 
-/* True if routine F ({name, file}) matches S. */
+/* True if NAME or NAME without its parameter list matches RE. */
+function nameMatches(re, name) {
+	const paren = name.indexOf('(');
+	return re.test(name) || (paren > 0 && re.test(name.slice(0, paren)));
+}
+
+/* True if PATH (null: unknown), whole or its end from a component on, matches S's file. */
+function fileMatches(s, path) {
+	if (path === null) return false;
+	if (s.file.test(path)) return true;
+	for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1))
+		if (s.fileEnd.test(path.slice(i + 1))) return true;
+	return false;
+}
+
+/* True if routine F ({name, base_name, file, unit}) matches S. */
 function routineMatches(s, f) {
-	const bare = f.name.indexOf('(') > 0 ? f.name.slice(0, f.name.indexOf('(')) : f.name;
-	if (!s.name.test(f.name) && !s.name.test(bare)) return false;
-	if (s.file === null) return true;
-	if (f.file === null) return false;
-	return s.file.test(f.file) || s.file.test(f.file.slice(f.file.lastIndexOf('/') + 1));
+	if (!nameMatches(s.name, f.name) && !nameMatches(s.name, f.base_name)) return false;
+	return s.file === null || fileMatches(s, f.file) || fileMatches(s, f.unit);
 }
 
 /* ---- the tree of contexts ---- */
