@@ -97,7 +97,7 @@ static uint32_t first_of(const uint64_t *h, uint32_t n, const uint64_t *w, uint3
 ** history left out), started at the member that comes first in the
 ** history (the one the cycle was entered by).  Each cycle found is charged
 ** C's time and bytes once, and C's calls if C's running routine closes it
-** at that member.
+** at that member: came back to the member it was entered by.
 */
 static void scan(struct found *f, const struct amon_context_info *c, const uint64_t *h,
 		 uint32_t n)
@@ -130,7 +130,7 @@ static void scan(struct found *f, const struct amon_context_info *c, const uint6
 			cy->ticks += c->ticks;
 			cy->bytes += c->alloc_bytes;
 		}
-		if (j + 1 == n && h[j] == cy->members[0])
+		if (j + 1 == n && h[j] == h[start])
 			cy->traversals += c->calls;
 	}
 	free(hit);
@@ -139,9 +139,11 @@ static void scan(struct found *f, const struct amon_context_info *c, const uint6
 
 
 /*
-** Counts C's calls as an entry into every cycle of F its running routine
-** (the last of H, N of them) belongs to, if it is not active earlier and
-** its caller is outside the cycle: a call into the cycle.
+** Counts C's calls as entries into every cycle of F its running routine
+** (the last of H, N of them) belongs to while no member of the cycle is
+** active before it (every active routine is in the history): calls from
+** outside the cycle that start it, not calls into a member while it is
+** under way (from a routine outside it that a member called, say).
 */
 static void entries(struct found *f, const struct amon_context_info *c, const uint64_t *h,
 		    uint32_t n)
@@ -150,13 +152,12 @@ static void entries(struct found *f, const struct amon_context_info *c, const ui
 	uint32_t k;
 	int i, e;
 
-	for (k = 0; k + 1 < n; k++)
-		if (h[k] == h[n - 1])
-			return;
-	for (i = 0; i < f->n; i++) {
+	for (i = 0; i < f->n && c->calls > 0; i++) {
 		struct traversal *cy = &f->cycles[i];
 
-		if (c->calls == 0 || !member(cy, h[n - 1]) || (n >= 2 && member(cy, caller)))
+		for (k = 0; k + 1 < n && !member(cy, h[k]); k++)
+			continue;
+		if (k + 1 < n || !member(cy, h[n - 1]))
 			continue;
 		for (e = 0; e < cy->nentrants && cy->entrants[e].routine != caller; e++)
 			continue;
@@ -262,6 +263,55 @@ void traversals_free(struct traversal *cycles, int n)
 }
 
 
+/* An entrant as printed: its calls and its name. */
+struct entrant_line {
+	uint64_t calls;
+	char *name;
+};
+
+
+/* By calls, the most first, then by name. */
+static int by_calls(const void *a, const void *b)
+{
+	const struct entrant_line *x = a, *y = b;
+
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+
+/* "N time" or "N times". */
+static void print_times(FILE *out, uint64_t n)
+{
+	fprintf(out, "%" PRIu64 " time%s", n, n == 1 ? "" : "s");
+}
+
+
+/* CY's entrants, by calls (then by name), one line each: "entered from NAME: N times". */
+static void print_entrants(FILE *out, const struct amon_data *d, const struct symbols *syms,
+			   const struct traversal *cy)
+{
+	struct entrant_line *l = xmalloc(((size_t)cy->nentrants + 1) * sizeof l[0]);
+	int e;
+
+	for (e = 0; e < cy->nentrants; e++) {
+		l[e].calls = cy->entrants[e].calls;
+		l[e].name = cy->entrants[e].routine == 0 ? xstrdup("<spontaneous>")
+			    : symbols_name(syms, d, cy->entrants[e].routine);
+	}
+	if (cy->nentrants > 0)
+		qsort(l, (size_t)cy->nentrants, sizeof l[0], by_calls);
+	for (e = 0; e < cy->nentrants; e++) {
+		fprintf(out, "    entered from %s: ", l[e].name);
+		print_times(out, l[e].calls);
+		fputc('\n', out);
+		free(l[e].name);
+	}
+	free(l);
+}
+
+
 void traversals_print(FILE *out, const struct amon_data *d, const struct symbols *syms)
 {
 	double hz = d->header.ticks_per_second;
@@ -269,7 +319,7 @@ void traversals_print(FILE *out, const struct amon_data *d, const struct symbols
 	const struct amon_context_info *c;
 	uint64_t run = 0;
 	uint32_t k;
-	int x, e, n;
+	int x, n;
 	struct traversal *cycles = traversals_find(d, syms, &n);
 
 	while ((c = amon_each_next(&each)) != NULL)
@@ -283,22 +333,19 @@ void traversals_print(FILE *out, const struct amon_data *d, const struct symbols
 			fputs(k > 0 ? " -> " : "", out);
 			print_name(out, d, syms, cy->members[k % cy->n]);
 		}
-		fprintf(out, "\n    traversed %" PRIu64 " times; active %.6f seconds (%.1f%% of the "
-			"run), %" PRIu64 " bytes allocated\n", cy->traversals,
-			(double)cy->ticks / hz, run > 0 ? 100.0 * (double)cy->ticks / (double)run : 0.0,
-			cy->bytes);
-		for (e = 0; e < cy->nentrants; e++) {
-			fputs("    entered from ", out);
-			if (cy->entrants[e].routine == 0)
-				fputs("<spontaneous>", out);
-			else
-				print_name(out, d, syms, cy->entrants[e].routine);
-			fprintf(out, ": %" PRIu64 " calls\n", cy->entrants[e].calls);
-		}
+		fputs("\n    traversed ", out);
+		print_times(out, cy->traversals);
+		fprintf(out, "; active %.6f seconds (%.1f%% of the run), %" PRIu64 " bytes "
+			"allocated\n", (double)cy->ticks / hz,
+			run > 0 ? 100.0 * (double)cy->ticks / (double)run : 0.0, cy->bytes);
+		print_entrants(out, d, syms, cy);
 		fputc('\n', out);
 	}
 	fprintf(out, "%d cycle%s.  A cycle is listed when a context's running routine is also\n"
 		"active earlier in its history: the recursion that happened, not gprof's\n"
-		"<cycle N> of the static call graph.\n", n, n == 1 ? "" : "s");
+		"<cycle N> of the static call graph.  It is traversed each time a call\n"
+		"comes back to the member it was entered by, and entered by a call from\n"
+		"outside it into a member while none of its members is active.\n",
+		n, n == 1 ? "" : "s");
 	traversals_free(cycles, n);
 }

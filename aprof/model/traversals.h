@@ -15,7 +15,11 @@
 #include "aprof/read/amon_read.h"
 #include "aprof/read/symbols.h"
 
-/* A caller that entered a cycle, with its calls into the members. */
+/*
+** A caller that entered a cycle: its calls into a member made while no
+** member was active (calls into a member while the cycle is under way are
+** not entries).
+*/
 struct entrant {
 	uint64_t routine;          /* its symbol's address (prof_proc.addr), 0 for <spontaneous> */
 	uint64_t calls;
@@ -26,7 +30,7 @@ struct traversal {
 	uint64_t *members;         /* routines (symbol addresses, as prof_proc.addr) in call order */
 	uint32_t n;
 	uint64_t *key;             /* the members rotated to start at the smallest: identity */
-	uint64_t traversals;       /* calls that closed it at its entry member */
+	uint64_t traversals;       /* calls that closed it at the member it was entered by */
 	uint64_t ticks, bytes;     /* of the contexts in which it was active */
 	struct entrant *entrants;
 	int nentrants;
@@ -55,12 +59,13 @@ void traversals_free(struct traversal *cycles, int n);
 /*
 ** Prints every cycle traversed in D's contexts, one line group each, by
 ** time spent while it was active: its members in call order from the
-** member by which it was entered ("p -> q -> r -> p"); how many times it
-** was traversed (calls that closed it at that member); the seconds and heap
-** bytes of the contexts in which it was active, the seconds also as a share
-** of all routines' time; and each routine outside it that called into it,
-** with those calls.  Rotations of one cycle are one cycle.  Names through
-** SYMS.  Cannot fail.
+** member by which it was first found entered ("p -> q -> r -> p"); how
+** many times it was traversed (calls that came back to the member it was
+** entered by); the seconds and heap bytes of the contexts in which it was
+** active, the seconds also as a share of all routines' time; and each
+** routine that entered it ("entered from main: 3 times"), by entries, the
+** most first, then by name.  "1 time", "2 times".  Rotations of one cycle
+** are one cycle.  Names through SYMS.  Cannot fail.
 */
 void traversals_print(FILE *out, const struct amon_data *d, const struct symbols *syms);
 
