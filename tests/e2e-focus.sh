@@ -101,6 +101,17 @@ expect_eq "-E a: x called 200 times, all under b" "$(flat_calls x)" 200
 expect_eq "-E a: a not in the profile" "$(flat_calls a)" ""
 expect_eq "-E a: b called 4 times" "$(flat_calls b)" 4
 
+# ---- -f a: a's entry and its descendants', with the whole run's values ---------
+"$APROF" -b -f a "$exe" "$WORK/amon.out" >"$WORK/report"
+expect_eq "-f a: the note says what is printed" "$(sed -n 1p "$WORK/report")" \
+	"-f: only the entries of a and of the routines they call, at any depth"
+expect_eq "-f a: x's calls, all of them" "$(flat_calls x)" 210
+expect_eq "-f a: a's callers, whose entries are not printed, in parentheses" \
+	"$(graph_entry a | grep -c -E '^ .* [0-9]+/5 +(c|main) \([0-9]+\)$')" 2
+expect_eq "-f a: b, a caller of x, in parentheses" \
+	"$(graph_entry x | grep -c -E ' 200/210 +b \([0-9]+\)$')" 1
+expect_eq "-f a: no entry of b" "$(graph_entry b)" ""
+
 # ---- --elide=x: x's self time goes to its callers -------------------------------
 "$APROF" -S --elide=x "$exe" "$WORK/amon.out" >"$WORK/elided"
 for h in "main > a" "main > b" "main > c > a"; do

@@ -40,10 +40,47 @@ static void print_blurb(FILE *out, const struct profile *p, const char *blurb)
 }
 
 
+/* S's items as given, ", " between them. */
+static void print_specs(FILE *out, const struct symspec *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		fprintf(out, "%s%s", i > 0 ? ", " : "", s->items[i].text);
+}
+
+
+/*
+** What -f and -e (O's print_only, print_exclude) leave printed, before the
+** reports, when either is given: gprof's options of those names choose
+** entries, not values, which stay the whole run's, so a caller of a
+** printed routine is still a parent line, with an index in parentheses.
+*/
+static void print_selection(FILE *out, const struct report_options *o)
+{
+	if (o->print_only.n == 0 && o->print_exclude.n == 0)
+		return;
+	if (o->print_only.n > 0) {
+		fputs("-f: only the entries of ", out);
+		print_specs(out, &o->print_only);
+		fputs(" and of the routines they call, at any depth\n", out);
+	}
+	if (o->print_exclude.n > 0) {
+		fputs("-e: no entry of ", out);
+		print_specs(out, &o->print_exclude);
+		fputs(" nor of the routines only they call\n", out);
+	}
+	fputs("Values are the whole run's, as gprof's -f and -e print them (-F and -E\n"
+	      "select the contexts instead).  A name followed by (N), not [N], is a\n"
+	      "routine whose entry is not printed.\n\n", out);
+}
+
+
 /*
 ** Prints the reports O selects on OUT in gprof 2.40's layout: the flat
 ** profile (O->flat), then the call graph and its index (O->graph), each
-** report followed by its blurb unless O->brief.  Every section after the
+** report followed by its blurb unless O->brief; before them, if -f or -e
+** was given, a note on what they leave printed.  Every section after the
 ** first starts with "\f\n"; the index always does, even with -b, as in
 ** gprof (gprof2dot stops reading the call graph at that line).  Values in
 ** P->unit: P's values / P->scale (seconds for time).  Dies only if P is
@@ -51,6 +88,7 @@ static void print_blurb(FILE *out, const struct profile *p, const char *blurb)
 */
 void report_gprof(FILE *out, const struct profile *p, const struct report_options *o)
 {
+	print_selection(out, o);
 	if (o->flat) {
 		flat_print(out, p, o);
 		if (!o->brief)

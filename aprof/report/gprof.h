@@ -32,7 +32,9 @@ struct report_options {
 /*
 ** Prints the reports O selects in GNU gprof 2.40's layout: the flat profile
 ** and its blurb, then "\f", the call graph and its blurb, then "\f" and the
-** index by function name.  Values in P->unit (P's value / P->scale): seconds
+** index by function name; with -f or -e, first a note saying which entries
+** they leave printed, that the values are the whole run's, and what an
+** index in parentheses means.  Values in P->unit (P's value / P->scale): seconds
 ** for time, bytes, Kbytes, Mbytes or allocs for the heap metrics, whose
 ** explanations start with a note saying so.
 */
