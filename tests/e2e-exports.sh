@@ -1,10 +1,12 @@
 #!/bin/sh
 # e2e-exports.sh -- the exports read by their real readers:
 # callgrind_annotate (valgrind) reads --format=callgrind with no
-# complaint, with aprof's totals; folded stacks add up to the metric's total
-# with one line per context path and the 9:1 case exact; dot -Tsvg
-# (graphviz) renders the graph of every test program; python3's json loads
-# --format=json, whose contexts, arcs and totals match -S and the call graph.
+# complaint, with aprof's totals, and annotates the source (--auto=yes)
+# with each routine's cost on its first line; folded stacks add up to the
+# metric's total with one line per context path and the 9:1 case exact;
+# dot -Tsvg (graphviz) renders the graph of every test program; python3's
+# json loads --format=json, whose contexts, arcs and totals match -S and
+# the call graph.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 # Sampled 20,000 times a second: s-jobs runs for some 10 ms, and at the
@@ -44,6 +46,17 @@ unit=$(flat_unit)
 near "callgrind program total (ns)" "$program_ns" "$(flat_total main)" "$((unit / 200 + 1))"
 expect_eq "callgrind program bytes" "$(awk '$1 == "PROGRAM" { print $3 }' "$WORK/cga")" \
 	"$(heap_total bytes)"
+# --auto=yes: the source annotated, each routine's cost on its first line
+# (share's "{", after "void share(int n)"), without a warning.
+callgrind_annotate --auto=yes --inclusive=yes "$WORK/cg.out" >"$WORK/cga-auto" 2>"$WORK/cga.err"
+expect_eq "callgrind_annotate --auto=yes complaints" "$(cat "$WORK/cga.err")" ""
+expect_eq "callgrind_annotate --auto=yes: no unidentified line" \
+	"$(grep -c 'unidentified lines' "$WORK/cga-auto")" 0
+expect_eq "callgrind_annotate --auto=yes: share's bytes on its first line" \
+	"$(grep -A1 'void share(int n)$' "$WORK/cga-auto" | sed -n 2p | grep -c ' 10,000 (.* {$')" 1
+expect_eq "callgrind_annotate --auto=yes: big's call of share on big's first line" \
+	"$(grep -A2 'void big(void)$' "$WORK/cga-auto" | sed -n 3p |
+		grep -c ' 9,000 (.*=> .*s-jobs.c:share (10x)$')" 1
 cga --inclusive=yes >"$WORK/cga-incl"
 for f in main run big small share fact keep; do
 	calls=$(flat_calls "$f")
@@ -127,8 +140,8 @@ for prog in "$top_builddir"/tests/s-*; do
 	"$APROF" --format=json -o "$WORK/$name.json" "$prog" "$WORK/amon.out" 2>/dev/null ||
 		fail "json of $name"
 	"$APROF" --format=callgrind -o "$WORK/cg.out" "$prog" "$WORK/amon.out" 2>/dev/null &&
-		callgrind_annotate --auto=no "$WORK/cg.out" >/dev/null 2>"$WORK/cga.err" &&
-		[ ! -s "$WORK/cga.err" ] || fail "callgrind_annotate on $name's export"
+		callgrind_annotate --auto=yes --inclusive=yes "$WORK/cg.out" >/dev/null 2>"$WORK/cga.err" &&
+		[ ! -s "$WORK/cga.err" ] || fail "callgrind_annotate --auto=yes on $name's export: $(head -1 "$WORK/cga.err")"
 done
 # One python3 for all (it starts slowly): every document loads.
 python3 -c 'import json, sys

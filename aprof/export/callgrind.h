@@ -16,9 +16,12 @@
 ** in whole profile_export units (ns for time, bytes, allocs); one fn= block
 ** per routine with its self cost, and per outgoing arc a cfn=/calls= pair
 ** with the exact call count and the inclusive cost self1 + child1.  ob= is
-** the routine's module, fl= its source file ("???" if unknown).  summary:
-** and totals: are each profile's total; the self costs add up to them
-** exactly.
+** the routine's module, fl= its source file ("???" if unknown).  A
+** routine's self cost is at its first line (symbols_line; 0 if unknown),
+** and so are its calls' costs (amon.out has no call sites), each call
+** targeting the callee's first line.  summary: and totals: are each
+** profile's total; the self costs add up to them exactly.  Linear in the
+** routines and arcs.
 */
 void callgrind_write(FILE *out, const char *exe, const struct amon_data *d,
 		     struct profile *const *ps, int np);
