@@ -163,6 +163,34 @@ END_TEST
 
 
 /*
+** --threshold=90 keeps the boxes of Main, P and Q (totals of 100%, 98.41%
+** and 95.24%) but of the arcs only Main -> P (98.41%; P -> Q is 19.05%,
+** Q -> R 88.89%): Q, cut loose, is dropped, and Main and P are left.
+*/
+START_TEST(test_dot_orphans)
+{
+	dot_write(out, prof, 90, NULL, 0);
+	fclose(out);
+	ck_assert_int_eq(lines_with(" -> "), 1);
+	ck_assert_int_eq(lines_with("\tn0 -> n1 "), 1);
+	ck_assert_int_eq(lines_with("fontcolor=\"#ffffff\""), 2); /* the boxes */
+	ck_assert_msg(strstr(text, "label=\"Q") == NULL, "an orphan drawn:\n%s", text);
+}
+END_TEST
+
+
+/* --threshold=99 leaves Main alone, without an arc: a graph of one box, not none. */
+START_TEST(test_dot_one_box)
+{
+	dot_write(out, prof, 99, NULL, 0);
+	fclose(out);
+	ck_assert_int_eq(lines_with(" -> "), 0);
+	ck_assert_int_eq(lines_with("label=\"Main\\n100.00%"), 1);
+}
+END_TEST
+
+
+/*
 ** The totals (routines 63 ticks, root 128), every routine with its exact
 ** self, child and calls, every arc's four values, and cycle 1.
 */
@@ -279,6 +307,8 @@ Suite *suite_export(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_callgrind);
+	tcase_add_test(tc, test_dot_orphans);
+	tcase_add_test(tc, test_dot_one_box);
 	tcase_add_test(tc, test_dot);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_pprof);

@@ -4,9 +4,9 @@
 # complaint, with aprof's totals, and annotates the source (--auto=yes)
 # with each routine's cost on its first line; folded stacks add up to the
 # metric's total with one line per context path and the 9:1 case exact;
-# dot -Tsvg (graphviz) renders the graph of every test program; python3's
-# json loads --format=json, whose contexts, arcs and totals match -S and
-# the call graph.
+# dot -Tsvg (graphviz) renders the graph of every test program, and
+# --threshold leaves no box without an edge; python3's json loads
+# --format=json, whose contexts, arcs and totals match -S and the call graph.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 # Sampled 20,000 times a second: s-jobs runs for some 10 ms, and at the
@@ -117,6 +117,18 @@ expect_eq "dot --threshold=5: keep pruned" "$(node keep "$WORK/pruned.dot")" 0
 expect_eq "dot --threshold=5: fact pruned" "$(node fact "$WORK/pruned.dot")" 0
 "$APROF" --format=dot "$J" "$WORK/amon.out" >"$WORK/all.dot"
 expect_eq "dot: every routine" "$(node keep "$WORK/all.dot")$(node fact "$WORK/all.dot")" 11
+# orphans FILE: "boxes orphans", the boxes of FILE's graph and those with no edge.
+orphans() {
+	awk '/^\tn[0-9]+ \[/ { box[$1] = 1 } /^\tn[0-9]+ -> n[0-9]+ / { edge[$1] = edge[$3] = 1 }
+		END { for (b in box) { n++; if (!(b in edge)) o++ } printf "%d %d\n", n, o }' "$1"
+}
+# At 95% of the bytes share (98%) stays, but its arcs (big's 88%, small's
+# 10%) do not: it is dropped, not left floating.
+"$APROF" --format=dot --metric=bytes --threshold=95 "$J" "$WORK/amon.out" >"$WORK/orphan.dot"
+expect_eq "dot --threshold=95: main and run, no orphan" "$(orphans "$WORK/orphan.dot")" "2 0"
+expect_eq "dot --threshold=95: share dropped" "$(node share "$WORK/orphan.dot")" 0
+"$APROF" --format=dot --metric=bytes --threshold=100 "$J" "$WORK/amon.out" >"$WORK/one.dot"
+expect_eq "dot --threshold=100: main and run stay, joined" "$(orphans "$WORK/one.dot")" "2 0"
 profile s-pqrs 5
 "$APROF" --format=dot --cycles -o "$WORK/cycles.dot" "$top_builddir/tests/s-pqrs" "$WORK/amon.out"
 expect_eq "dot --cycles: the cycle's three arcs, traversed n = 5 times" \
@@ -139,6 +151,10 @@ for prog in "$top_builddir"/tests/s-*; do
 		fail "dot -Tsvg on $name's export"
 	"$APROF" --format=json -o "$WORK/$name.json" "$prog" "$WORK/amon.out" 2>/dev/null ||
 		fail "json of $name"
+	"$APROF" --format=dot --threshold=1 -o "$WORK/graph.dot" "$prog" "$WORK/amon.out" \
+		2>/dev/null || fail "dot --threshold=1 of $name"
+	set -- $(orphans "$WORK/graph.dot")
+	[ "$1" -le 1 ] || [ "$2" -eq 0 ] || fail "dot --threshold=1 of $name: $2 of $1 boxes without an edge"
 	"$APROF" --format=callgrind -o "$WORK/cg.out" "$prog" "$WORK/amon.out" 2>/dev/null &&
 		callgrind_annotate --auto=yes --inclusive=yes "$WORK/cg.out" >/dev/null 2>"$WORK/cga.err" &&
 		[ ! -s "$WORK/cga.err" ] || fail "callgrind_annotate --auto=yes on $name's export: $(head -1 "$WORK/cga.err")"

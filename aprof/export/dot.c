@@ -103,6 +103,44 @@ static int put_traversals(FILE *out, const struct profile *p, int from, int to,
 }
 
 
+/* True if arc A is drawn: both its routines are, and it is not under THRESHOLD. */
+static int arc_drawn(const struct profile *p, const struct prof_arc *a, const char *shown,
+		     double threshold)
+{
+	return a->from != PROF_SPONTANEOUS && shown[a->from] && shown[a->to] &&
+	       !profile_below(p, a->self1 + a->child1, threshold);
+}
+
+
+/*
+** Unsets SHOWN for the routines --threshold cut loose: those that had an
+** arc to or from another routine and have no drawn arc left, a box with
+** nothing to tell where it sits.  A routine that never had one (a thread's
+** start routine that called nothing) stays, and so do they all if no
+** other routine would be left (a graph of one box).
+*/
+static void drop_orphans(const struct profile *p, char *shown, double threshold)
+{
+	char *linked = xcalloc((size_t)p->nprocs + 1, 1), *drawn = xcalloc((size_t)p->nprocs + 1, 1);
+	const struct prof_arc *a;
+	int r, left = 0;
+
+	for (r = 0; r < p->nprocs; r++)
+		for (a = p->procs[r].out; a != NULL; a = a->next_out) {
+			linked[a->from] = linked[a->to] = 1;
+			if (arc_drawn(p, a, shown, threshold))
+				drawn[a->from] = drawn[a->to] = 1;
+		}
+	for (r = 0; r < p->nprocs; r++)
+		left += shown[r] && (drawn[r] || !linked[r]);
+	for (r = 0; r < p->nprocs && left > 0; r++)
+		if (linked[r] && !drawn[r])
+			shown[r] = 0;
+	free(linked);
+	free(drawn);
+}
+
+
 void dot_write(FILE *out, const struct profile *p, double threshold, const struct traversal *t,
 	       int nt)
 {
@@ -117,6 +155,7 @@ void dot_write(FILE *out, const struct profile *p, double threshold, const struc
 	      "width=0];\n\tedge [fontname=Arial];\n", out);
 	for (r = 0; r < p->nprocs; r++)
 		shown[r] = !profile_below(p, p->procs[r].self + p->procs[r].child, threshold);
+	drop_orphans(p, shown, threshold);
 	/* A cycle (gprof's, with its members) as a cluster around them, unless traversed ones are drawn. */
 	for (c = 0; c < p->ncycles && t == NULL; c++) {
 		fprintf(out, "\tsubgraph cluster_cycle%d {\n\t\tlabel=\"<cycle %d>\"; "
@@ -144,7 +183,7 @@ void dot_write(FILE *out, const struct profile *p, double threshold, const struc
 			uint64_t v = a->self1 + a->child1;
 			double w = share(p, v), pen = 4.0 * w < 0.5 ? 0.5 : 4.0 * w;
 
-			if (!shown[a->from] || !shown[a->to] || profile_below(p, v, threshold))
+			if (!arc_drawn(p, a, shown, threshold))
 				continue;
 			weight_color(w, color);
 			fprintf(out, "\tn%d -> n%d [arrowsize=\"%.2f\", color=\"%s\", "

@@ -16,7 +16,8 @@
 ** (outgoing self1 + child1, in P's unit) and share, and its call count.
 ** Colours and pen widths follow the shares as gprof2dot's "color" theme.
 ** Routines and arcs under THRESHOLD percent of the total are left out
-** (--threshold; 0 keeps all).  Without T, each gprof cycle is a dashed
+** (--threshold; 0 keeps all), and so is a routine left with none of the
+** arcs it had (unless no other routine would be left).  Without T, each gprof cycle is a dashed
 ** cluster "<cycle N>" around its members; with T (--cycles: the NT cycles
 ** that were traversed, traversals_find), the arcs of each are dashed and
 ** labelled "cycle X: N×" with its traversals instead.
