@@ -15,6 +15,12 @@
 #                   runs it, for its half a second);
 #   aprof counter   the aprof build, APROF_CLOCK=counter;
 #   gprof           the -pg build, gprof -b -p.
+# and, on x86-64, the four Lua workloads again as a program is usually built,
+# -O2 -g with inlining (lua.sh's LUA_FRONT=fentry builds), against perf on
+# that bare -O2 build:
+#   aprof -pg -mfentry  compiled -pg -mfentry, linked with libaprof, the
+#                   default clock: GCC's front-end after inlining;
+#   gprof           compiled and linked -pg -mfentry.
 # Prints, per workload and profiler, the total variation distance from the
 # reference (half the sum of the differences of the shares, in percentage
 # points: 0 when they agree, 100 when disjoint) as the median and range of
@@ -54,6 +60,15 @@ if [ ! -x "$WORK/build/bare/lua" ] || [ ! -x "$WORK/build/aprof/lua" ] || [ ! -x
 	say "building Lua with benchmarks/lua.sh"
 	top_builddir=$top_builddir sh "$here/lua.sh" >&2
 fi
+FENTRY=0
+if [ "$(uname -m)" = x86_64 ]; then
+	FENTRY=1
+	if [ ! -x "$WORK/build-fentry/bare/lua" ] || [ ! -x "$WORK/build-fentry/aprof/lua" ] ||
+		[ ! -x "$WORK/build-fentry/gprof/lua" ]; then
+		say "building Lua -O2 -pg -mfentry with benchmarks/lua.sh"
+		LUA_FRONT=fentry top_builddir=$top_builddir sh "$here/lua.sh" >&2
+	fi
+fi
 WORK=$(cd "$WORK" && pwd)
 D=$WORK/accuracy-$MODE
 rm -rf "$D"
@@ -83,11 +98,13 @@ fi
 program() {
 	case $1 in
 	demo) echo "$D/demo-$2" ;;
+	O2-*) echo "$WORK/build-fentry/$2/lua" ;;
 	*) echo "$WORK/build/$2/lua" ;;
 	esac
 }
 args() {
 	case $1 in
+	O2-*) args "${1#O2-}" ;;
 	fib) echo "$here/lua/fib.lua 35" ;;
 	parser) echo "$here/lua/parser.lua 4000" ;;
 	binary-trees) echo "$here/lua/binary-trees.lua 14" ;;
@@ -98,7 +115,10 @@ args() {
 
 WORKLOADS="fib parser binary-trees strings demo"
 PROFILERS="aprof counter gprof"
-for w in $WORKLOADS; do
+# The -O2 builds' workloads (x86-64), with no counter run.
+O2_WORKLOADS=""
+[ "$FENTRY" = 0 ] || O2_WORKLOADS="O2-fib O2-parser O2-binary-trees O2-strings"
+for w in $WORKLOADS $O2_WORKLOADS; do
 	say "$w: $RUNS runs of each profiler ($MODE)"
 	r=1
 	while [ "$r" -le "$RUNS" ]; do
@@ -108,9 +128,11 @@ for w in $WORKLOADS; do
 		hz=$([ "$w" = demo ] && echo 10000 || echo "${APROF_HZ:-1000}")
 		(cd "$run" && APROF_HZ=$hz APROF_OUT=sample.out "$(program $w aprof)" $(args $w) >/dev/null)
 		"$APROF" -p -b "$(program $w aprof)" "$run/sample.out" | awk -v mode=flat -f "$here/shares.awk" >"$run/aprof"
-		# shellcheck disable=SC2046
-		(cd "$run" && APROF_CLOCK=counter APROF_OUT=counter.out "$(program $w aprof)" $(args $w) >/dev/null)
-		"$APROF" -p -b "$(program $w aprof)" "$run/counter.out" | awk -v mode=flat -f "$here/shares.awk" >"$run/counter"
+		if [ "${w#O2-}" = "$w" ]; then
+			# shellcheck disable=SC2046
+			(cd "$run" && APROF_CLOCK=counter APROF_OUT=counter.out "$(program $w aprof)" $(args $w) >/dev/null)
+			"$APROF" -p -b "$(program $w aprof)" "$run/counter.out" | awk -v mode=flat -f "$here/shares.awk" >"$run/counter"
+		fi
 		# shellcheck disable=SC2046
 		(cd "$run" && "$(program $w gprof)" $(args $w) >/dev/null)
 		gprof -b -p "$(program $w gprof)" "$run/gmon.out" 2>/dev/null | awk -v mode=flat -f "$here/shares.awk" >"$run/gprof"
@@ -118,7 +140,7 @@ for w in $WORKLOADS; do
 		(cd "$run" && perf record -q -e cpu-clock -F 4000 --call-graph dwarf,8192 -o perf.data \
 			"$(program $w bare)" $(args $w) >/dev/null 2>perf.err) || die "perf record failed (see $run/perf.err)"
 		perf script -i "$run/perf.data" -F ip,sym,dso 2>/dev/null |
-			awk -v mode=perf -v exe="$(program $w bare)" -v known="$run/aprof" -f "$here/shares.awk" >"$run/perf"
+			awk -v mode=perf -v exe="$(readlink -f "$(program $w bare)")" -v known="$run/aprof" -f "$here/shares.awk" >"$run/perf"
 		rm -f "$run/perf.data"
 		if [ "$w" = demo ]; then
 			"$APROF" -b -q "$(program $w aprof)" "$run/sample.out" >"$run/aprof.graph"
@@ -152,7 +174,10 @@ echo "Self shares against perf record on the bare build ($MODE machine, $RUNS ru
 echo
 echo "| workload | perf vs perf | aprof (sampled CPU time) | aprof counter | gprof | aprof: routines >= 0.5% read 0 |"
 echo "|---|---:|---:|---:|---:|---:|"
-for w in $WORKLOADS; do
+# row W PROFILERS...: W's table row.
+row() {
+	w=$1
+	shift
 	cat "$D/$w".*/perf >"$D/$w.reference"
 	row="| $w"
 	# perf's own spread: each run against the sum of the others.
@@ -163,7 +188,7 @@ for w in $WORKLOADS; do
 		r=$((r + 1))
 	done | summary >"$D/$w.self"
 	row="$row | $(cat "$D/$w.self")"
-	for p in $PROFILERS; do
+	for p in "$@"; do
 		row="$row | $(for f in "$D/$w".*/"$p"; do tvd "$f" "$D/$w.reference"; done | summary)"
 	done
 	missed=$(for f in "$D/$w".*/aprof; do
@@ -172,7 +197,25 @@ for w in $WORKLOADS; do
 			"$D/$w.reference" "$f"
 	done | sort -u | tr '\n' ' ')
 	echo "$row | ${missed:-none} |"
+}
+for w in $WORKLOADS; do
+	# shellcheck disable=SC2086
+	row "$w" $PROFILERS
 done
+if [ -n "$O2_WORKLOADS" ]; then
+	echo
+	echo "The same Lua workloads built -O2 -g with inlining (lua.sh's LUA_FRONT=fentry), against"
+	echo "perf on that bare build: aprof compiled -pg -mfentry and linked with libaprof (GCC's"
+	echo "front-end after inlining, default clock), gprof compiled and linked -pg -mfentry."
+	echo "perf's call graph cannot see a frame that a tail call replaced, so a routine that tail-calls"
+	echo "libc (l_alloc's realloc) has that time charged to its caller in the reference alone."
+	echo
+	echo "| workload | perf vs perf | aprof -pg -mfentry | gprof | aprof: routines >= 0.5% read 0 |"
+	echo "|---|---:|---:|---:|---:|"
+	for w in $O2_WORKLOADS; do
+		row "$w" aprof gprof
+	done
+fi
 
 # The demo's showcase: the cycle's share and the arcs into draw.
 cycle() { awk -F '\t' '{ t += $2 } $1 ~ /^(expr|term|factor)$/ { c += $2 } END { printf "%.1f\n", t ? 100 * c / t : 0 }' "$1"; }

@@ -53,16 +53,32 @@ APROF_NOINSTR static void jumping(void)
 
 
 /*
-** longjmp, _longjmp, siglongjmp, and __longjmp_chk (what -D_FORTIFY_SOURCE
-** makes of longjmp): the jump noted, then the real one.
+** glibc's own jump, which longjmp, _longjmp and siglongjmp are aliases of:
+** weak, so that only a program linked -static has it (libc.a's), where
+** dlsym finds no next definition.
 */
-#define JUMP(name, buf)                                                          \
-	APROF_API void name(buf env, int val)                                     \
-	{                                                                         \
-		static void *real;                                                \
-										  \
-		jumping();                                                        \
-		((jump_fn)aprof_next_definition(&real, #name))(env, val);         \
+extern void __libc_siglongjmp(sigjmp_buf env, int val) __attribute__((noreturn, weak));
+
+/* The real jump that NAME's wrapper hides (REAL its cache): the next definition, or glibc's own. */
+APROF_NOINSTR static jump_fn real_jump(void **real, const char *name)
+{
+	if (aprof_next_definition_or_null(real, name) == NULL && __libc_siglongjmp != NULL)
+		return __libc_siglongjmp;
+	return (jump_fn)aprof_next_definition(real, name);
+}
+
+/*
+** longjmp, _longjmp, siglongjmp, and __longjmp_chk (what -D_FORTIFY_SOURCE
+** makes of longjmp): the jump noted, then the real one (in a program linked
+** -static, __longjmp_chk's check of the stack is left out).
+*/
+#define JUMP(name, buf)                                   \
+	APROF_API void name(buf env, int val)              \
+	{                                                  \
+		static void *real;                         \
+							   \
+		jumping();                                 \
+		real_jump(&real, #name)(env, val);         \
 	}
 
 JUMP(longjmp, jmp_buf)

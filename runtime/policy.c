@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "aprof.h"
@@ -357,7 +358,11 @@ APROF_API void _exit(int status)
 	static void *real;
 
 	write_first();
-	((exit_fn)aprof_next_definition(&real, "_exit"))(status);
+	/* In a program linked -static, libc's _exit is not there: its system call is. */
+	if (aprof_next_definition_or_null(&real, "_exit") == NULL)
+		for (;;)
+			syscall(SYS_exit_group, status);
+	((exit_fn)real)(status);
 }
 
 

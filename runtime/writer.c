@@ -151,6 +151,28 @@ APROF_NOINSTR static int earlier_image(const char *path, int64_t start)
 
 
 /*
+** run_start: now, one tick of the coarse clock on, since the file system
+** stamps a file with the tick in which it was written: a profile that the
+** process before this one wrote in the tick this one started (runs one
+** after another, as perf stat -r makes them) is not one written during
+** this run.
+*/
+APROF_NOINSTR static void stamp_run_start(void)
+{
+	struct timespec tick;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
+	if (clock_getres(CLOCK_REALTIME_COARSE, &tick) != 0 || tick.tv_sec != 0)
+		return;
+	run_start.tv_nsec += tick.tv_nsec;
+	if (run_start.tv_nsec >= 1000000000L) {
+		run_start.tv_sec++;
+		run_start.tv_nsec -= 1000000000L;
+	}
+}
+
+
+/*
 ** An image that exec replaced wrote its profile first, to the path this
 ** image would write too (or, in a forked child, to that path ".<pid>"):
 ** this one writes to that path ".1", the next exec'd image ".2", and so
@@ -182,7 +204,7 @@ APROF_NOINSTR void aprof_writer_init(void)
 
 	set_out_path(p != NULL ? p : "amon.out");
 	after_earlier_images();
-	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
+	stamp_run_start();
 }
 
 
@@ -781,5 +803,5 @@ APROF_NOINSTR void aprof_writer_fork_child(void)
 {
 	pthread_mutex_init(&write_lock, NULL);
 	expand_out_path(1);
-	clock_gettime(CLOCK_REALTIME_COARSE, &run_start);
+	stamp_run_start();
 }

@@ -41,4 +41,18 @@ expect_eq "flat calls leaf (4 threads and main)" "$(flat_calls leaf)" 4010
 	"$top_builddir/tests/.libs/s-plugin.so" >"$WORK/stdout")
 "$APROF" -b "$WORK/s-dlopen-static" "$WORK/amon.out" >"$WORK/report"
 expect_eq "flat calls plugin_leaf (dlopened)" "$(flat_calls plugin_leaf)" 21
+
+# Linked -static whole: no ld.so, so no next definition for what libaprof
+# interposes; the exit (_exit's system call) and longjmp (libc.a's own) work.
+expect_eq "s-calls-allstatic: no interpreter" \
+	"$(readelf -l "$top_builddir/tests/s-calls-allstatic" | grep -c 'Requesting program interpreter')" 0
+(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$top_builddir/tests/s-calls-allstatic" >"$WORK/stdout" 2>"$WORK/err") ||
+	fail "s-calls-allstatic: exited $?"
+expect_eq "s-calls-allstatic: lines on stderr" "$(wc -l <"$WORK/err")" 0
+"$APROF" -b "$top_builddir/tests/s-calls-allstatic" "$WORK/amon.out" >"$WORK/report"
+expect_eq "s-calls-allstatic: flat calls leaf" "$(flat_calls leaf)" 41
+(cd "$WORK" && APROF_OUT="$WORK/amon.out" "$top_builddir/tests/s-longjmp-allstatic" >"$WORK/stdout" 2>"$WORK/err") ||
+	fail "s-longjmp-allstatic: exited $?"
+contexts "$top_builddir/tests/s-longjmp-allstatic" "$WORK/amon.out"
+expect_eq "s-longjmp-allstatic: context main > after" "$(context_row 'main > after')" "1000+0"
 finish
