@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "aprof/read/amon_read.h"
+#include "aprof/read/program.h"
 #include "aprof/read/symbols.h"
 #include "aprof/read/typeinfo.h"
 #include "aprof/model/hookcosts.h"
@@ -167,14 +168,14 @@ static struct pprof_part pprof_part(const struct amon_data *d, const struct prof
 
 /*
 ** --format=pprof: D's profile P and, with --diff, OLD_D's OLD_P as the
-** base.  Without --diff, several amon.out files are read again one by one
+** base, OLD_EXE its executable.  Without --diff, several amon.out files are read again one by one
 ** through the same selection, a part each with its own process id, which
 ** pprof adds up as aprof sums them.  The run started when the first
 ** amon.out was written less its duration (amon.out records no start).
 */
 static void write_pprof(FILE *out, const struct options *o, const struct amon_data *d,
 			const struct profile *p, const struct amon_data *old_d,
-			const struct profile *old_p)
+			const struct profile *old_p, const char *old_exe)
 {
 	int n = old_d != NULL ? 2 : o->namon, k;
 	struct pprof_part *parts = xmalloc((size_t)n * sizeof parts[0]);
@@ -195,7 +196,7 @@ static void write_pprof(FILE *out, const struct options *o, const struct amon_da
 					  d->header.ticks_per_second);
 	if (old_d != NULL) {
 		if (old_d->heap.flags & AMON_HEAP_ON)
-			old_ti = typeinfo_load(old_d, o->diff_exe != NULL ? o->diff_exe : o->exe);
+			old_ti = typeinfo_load(old_d, old_exe);
 		parts[0] = pprof_part(d, p, ti, 0, &times[0]);
 		parts[1] = pprof_part(old_d, old_p, old_ti, 1, &times[1]);
 	} else if (n == 1) {
@@ -297,14 +298,16 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 
 
 /*
-** --diff=OLD: OLD's profile (of --diff-executable or the same program),
-** through the same selection, against PROF.
+** --diff=OLD: OLD's profile (of --diff-executable, else the executable
+** named, else the one OLD recorded), through the same selection, against
+** PROF.
 */
 static void write_diff(FILE *out, const struct options *o, const struct profile *prof,
 		       const struct amon_data *data)
 {
-	const char *exe = o->diff_exe != NULL ? o->diff_exe : o->exe;
 	struct amon_data *old_run = read_profile(o->diff), *old_d;
+	const char *exe = o->diff_exe != NULL ? o->diff_exe
+			  : o->exe_named ? o->exe : program_find(old_run);
 	struct symbols *old_s = symbols_load(old_run, exe, o->demangle);
 	struct profile *old_p;
 
@@ -313,7 +316,7 @@ static void write_diff(FILE *out, const struct options *o, const struct profile 
 	old_d = select_contexts(old_run, old_s, &o->select);
 	old_p = profile_build(old_d, old_s, o->metric);
 	if (o->format == FORMAT_PPROF)
-		write_pprof(out, o, data, prof, old_d, old_p);
+		write_pprof(out, o, data, prof, old_d, old_p, exe);
 	else if (o->format == FORMAT_HTML)
 		write_json(out, o, data, prof->syms, prof, old_d, old_p);
 	else if (o->format == FORMAT_FOLDED)
@@ -346,6 +349,8 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 0;
 	}
+	if (o.exe == NULL)
+		o.exe = program_find(run);
 	syms = symbols_load(run, o.exe, o.demangle);
 	if ((o.metric != PROF_TIME || o.heap || o.types) && !(run->heap.flags & AMON_HEAP_ON))
 		util_die("%s: no heap data (the program ran with APROF_HEAP=0)", run->path);
@@ -374,7 +379,7 @@ int main(int argc, char **argv)
 	else if (o.format == FORMAT_JSON || o.format == FORMAT_HTML)
 		write_json(out, &o, data, syms, prof, NULL, NULL);
 	else if (o.format == FORMAT_PPROF)
-		write_pprof(out, &o, data, prof, NULL, NULL);
+		write_pprof(out, &o, data, prof, NULL, NULL, NULL);
 	else
 		write_reports(out, &o, data, syms, prof);
 	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0))

@@ -78,10 +78,11 @@ static void usage(FILE *out, int status) __attribute__((noreturn));
 static void usage(FILE *out, int status)
 {
 	fprintf(out,
-		"Usage: aprof [options] [executable [amon.out...]]\n"
+		"Usage: aprof [options] [executable] [amon.out...]\n"
 		"       aprof -s [executable] amon.out...\n"
 		"Print a call-graph profile from amon.out, written by a program built with\n"
-		"gcc -finstrument-functions and linked with -laprof.  Defaults: a.out, amon.out.\n"
+		"gcc -finstrument-functions and linked with -laprof.  Default profile: amon.out;\n"
+		"default executable: the one the profile recorded, if its build ID matches.\n"
 		"Several amon.out files (of one executable) are reported as their sum.\n"
 		"\n"
 		"Output options (what is printed, and how):\n"
@@ -344,9 +345,12 @@ void options_parse(int argc, char **argv, struct options *o)
 		o->report.flat = 0;
 	if (no_graph)
 		o->report.graph = 0;
-	/* -s's executable is optional: a first argument that is a profile is not one. */
-	o->exe = o->sum && (optind == argc || amon_is_profile(argv[optind])) ? NULL
-		 : optind < argc ? argv[optind++] : "a.out";
+	/*
+	** The executable is optional: a first argument that is a profile is not
+	** one, and main.c then finds the one the profile recorded.
+	*/
+	o->exe = optind < argc && !amon_is_profile(argv[optind]) ? argv[optind++] : NULL;
+	o->exe_named = o->exe != NULL;
 	o->amon = (const char **)argv + optind;
 	o->namon = argc - optind;
 	if (o->namon == 0) {

@@ -35,14 +35,17 @@ struct options {
 	int sum;                 /* -s: write the profiles' sum */
 	const char *diff;        /* --diff=OLD: the old profile */
 	const char *diff_exe;    /* --diff-executable: OLD's program (default: exe) */
-	const char *exe;         /* default a.out, as gprof; NULL for -s without one */
+	const char *exe;         /* the executable: NULL if none is named, until main.c
+				    finds the one the profile recorded (program_find) */
+	int exe_named;           /* 1 if the command line named the executable */
 	const char **amon;       /* the profiles, summed; default amon.out */
 	int namon;
 };
 
 /*
-** Fills O from ARGV: options, then [executable [amon.out...]] with gprof's
-** defaults (a.out, amon.out).  --help and --version print and exit 0; a
+** Fills O from ARGV: options, then [executable] [amon.out...]: a first
+** argument that is a profile (amon_is_profile) is not the executable, which
+** is then NULL; no profile is amon.out.  --help and --version print and exit 0; a
 ** bad option or argument dies with one line (try --help).
 */
 void options_parse(int argc, char **argv, struct options *o);

@@ -44,6 +44,16 @@ void util_warn(const char *fmt, ...)
 }
 
 
+void util_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
+
 void *xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);

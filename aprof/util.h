@@ -18,6 +18,9 @@ void util_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
 /* Prints "aprof: warning: FMT...\n" on stderr. */
 void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Prints "aprof: FMT...\n" on stderr: what aprof chose for the user (no warning). */
+void util_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* malloc/calloc/realloc/strdup that die with a message instead of returning NULL. */
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);

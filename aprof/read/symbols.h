@@ -42,7 +42,7 @@ struct symbols {
 
 /*
 ** Loads the symbols of D's modules.  The executable is EXE (the command
-** line's, not the recorded path: the user names it); its GNU build-id must
+** line's, or with none named the one program_find chose); its GNU build-id must
 ** equal the recorded one.  Shared objects are opened at their recorded paths.
 ** DEMANGLE selects C++ demangling (bfd_demangle, libiberty).  Symbols of
 ** one name, one of them at least local (static), are copies of a routine,
