@@ -84,6 +84,7 @@ static void setup(void)
 	prof.ncycles = 1;
 	prof.metric = PROF_TIME;
 	prof.scale = 100.0;
+	prof.clock = AMON_CLOCK_SAMPLE;
 	prof.unit = "seconds";
 	prof.total = 96;
 	prof.root = 0;
@@ -150,26 +151,31 @@ static void check_lines(const char *got, const char *const *want)
 }
 
 
-/* What gprof -b would print for PROF (aprof's numbers, gprof's layout). */
+/*
+** What gprof -b would print for PROF (aprof's numbers, gprof's layout) but
+** for the clock's line, the granularity line and the per-call unit: us,
+** in which the least per-call time (odd's self, 33.33 us) is 1 or more,
+** its columns one wider for fib's 740000.00.
+*/
 static const char *const brief_text[] = {
 	"Flat profile:",
 	"",
-	"Each sample counts as 0.01 seconds.",
-	"  %   cumulative   self              self     total           ",
-	" time   seconds   seconds    calls  ms/call  ms/call  name    ",
-	" 88.54      0.85     0.85     9091     0.09     0.09  work",
-	"  4.17      0.89     0.04        1    40.00   740.00  fib",
-	"  2.08      0.91     0.02      320     0.06     0.28  even",
-	"  2.08      0.93     0.02      110     0.18     1.00  shared",
-	"  1.04      0.94     0.01      300     0.03     0.17  odd",
-	"  1.04      0.95     0.01        1    10.00   100.00  a",
-	"  1.04      0.96     0.01        1    10.00   960.00  main",
-	"  0.00      0.96     0.00        1     0.00    20.00  b",
+	"Each sample counts as 10 ms of the thread's CPU time (sampling at 100 Hz).",
+	"  %   cumulative   self               self      total           ",
+	" time   seconds   seconds    calls   us/call   us/call  name    ",
+	" 88.54      0.85     0.85     9091     93.50     93.50  work",
+	"  4.17      0.89     0.04        1  40000.00 740000.00  fib",
+	"  2.08      0.91     0.02      320     62.50    281.25  even",
+	"  2.08      0.93     0.02      110    181.82   1000.00  shared",
+	"  1.04      0.94     0.01      300     33.33    166.67  odd",
+	"  1.04      0.95     0.01        1  10000.00 100000.00  a",
+	"  1.04      0.96     0.01        1  10000.00 960000.00  main",
+	"  0.00      0.96     0.00        1      0.00  20000.00  b",
 	"\f",
 	"\t\t\tCall graph",
 	"",
 	"",
-	"granularity: each sample hit covers 1 byte(s) for 1.04% of 0.96 seconds",
+	"granularity: each sample, 10 ms, is 1.04% of 0.96 seconds",
 	"",
 	"index % time    self  children    called     name",
 	"                                                 <spontaneous>",
@@ -261,7 +267,7 @@ static int count_char(const char *s, char c)
 /* Without -b: each report is followed by its blurb, pages split by "\f". */
 START_TEST(test_blurbs)
 {
-	static const char last_row[] = "  0.00      0.96     0.00        1     0.00    20.00  b\n";
+	static const char last_row[] = "  0.00      0.96     0.00        1      0.00  20000.00  b\n";
 	struct report_options o = brief_options();
 	char *out, *flat, *cg, *idx;
 
@@ -278,8 +284,7 @@ START_TEST(test_blurbs)
 	ck_assert(starts_with(flat - strlen(last_row), last_row));
 	cg = flat + strlen(blurb_flat);
 	ck_assert(starts_with(cg, "\f\n\t\t     Call graph (explanation follows)\n\n\n"
-			      "granularity: each sample hit covers 1 byte(s) for 1.04% of 0.96 "
-			      "seconds\n\nindex % time    self  children    called     name\n"));
+			      "granularity: each sample, 10 ms, is 1.04% of 0.96 seconds\n\nindex % time    self  children    called     name\n"));
 	idx = strstr(cg, blurb_callgraph);
 	ck_assert_ptr_nonnull(idx);
 	ck_assert(starts_with(idx - 48, "-----------------------------------------------\n"));
@@ -298,11 +303,11 @@ START_TEST(test_flat_filters)
 	static const char *const only_text[] = {
 		"Flat profile:",
 		"",
-		"Each sample counts as 0.01 seconds.",
-		"  %   cumulative   self              self     total           ",
-		" time   seconds   seconds    calls  ms/call  ms/call  name    ",
-		"  4.17      0.04     0.04        1    40.00   740.00  fib",
-		"  2.08      0.06     0.02      110     0.18     1.00  shared",
+		"Each sample counts as 10 ms of the thread's CPU time (sampling at 100 Hz).",
+		"  %   cumulative   self               self      total           ",
+		" time   seconds   seconds    calls   us/call   us/call  name    ",
+		"  4.17      0.04     0.04        1  40000.00 740000.00  fib",
+		"  2.08      0.06     0.02      110    181.82   1000.00  shared",
 		NULL
 	};
 	static const char *const excl_names[] = { "work" };
@@ -320,7 +325,7 @@ START_TEST(test_flat_filters)
 	out = render(&o);
 	ck_assert_ptr_null(strchr(out, '\f'));
 	ck_assert_ptr_null(strstr(out, "work"));
-	ck_assert_ptr_nonnull(strstr(out, "\n  4.17      0.04     0.04        1    40.00   740.00"
+	ck_assert_ptr_nonnull(strstr(out, "\n  4.17      0.04     0.04        1  40000.00 740000.00"
 				     "  fib\n"));
 	free(out);
 	symspec_free(&o.flat_exclude);
@@ -428,7 +433,7 @@ START_TEST(test_index_zero)
 	out = render(&o);
 	/* no calls: three blank columns */
 	ck_assert_ptr_nonnull(strstr(out, "\n  0.00      0.96     0.00"
-				     "                             unused\n\f\n"));
+				     "                               unused\n\f\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\n-----------------------------------------------\n"
 				     "                                                 "
 				     "<spontaneous>\n"
@@ -442,7 +447,7 @@ START_TEST(test_index_zero)
 END_TEST
 
 
-/* No time at all: gprof's "no time accumulated" / "no time propagated" and Ts/call. */
+/* No time at all: gprof's "no time accumulated" / "no time propagated"; s/call. */
 START_TEST(test_no_time)
 {
 	struct report_options o = brief_options();
@@ -453,10 +458,11 @@ START_TEST(test_no_time)
 		procs[i].self = procs[i].child = 0;
 	prof.total = 0;
 	out = render(&o);
-	ck_assert_ptr_nonnull(strstr(out, "\nEach sample counts as 0.01 seconds.\n"
+	ck_assert_ptr_nonnull(strstr(out, "\nEach sample counts as 10 ms of the thread's CPU time (sampling at 100 Hz).\n"
 				     " no time accumulated\n\n  %   cumulative"));
-	ck_assert_ptr_nonnull(strstr(out, "calls  Ts/call  Ts/call  name    \n"));
-	ck_assert_ptr_nonnull(strstr(out, "covers 1 byte(s) no time propagated\n\nindex"));
+	ck_assert_ptr_nonnull(strstr(out, "calls   s/call   s/call  name    \n"));
+	ck_assert_ptr_nonnull(strstr(out, "\ngranularity: each sample, 10 ms, no time propagated\n\n"
+				     "index"));
 	ck_assert_ptr_nonnull(strstr(out, "\n[2]      0.0    0.00    0.00    9091         work"));
 	free(out);
 }
@@ -597,17 +603,17 @@ START_TEST(test_decimals)
 	o.decimals = 0;
 	o.graph = 0;
 	out = render(&o);
-	ck_assert(starts_with(out, "Flat profile:\n\nEach sample counts as 0.01 seconds.\n"
-			      "  %     cumulative     self              self     total           \n"
-			      " time     seconds     seconds    calls  ms/call  ms/call  name    \n"
-			      " 88.54      0.8500     0.8500     9091     0.09     0.09  work\n"));
+	ck_assert(starts_with(out, "Flat profile:\n\nEach sample counts as 10 ms of the thread's CPU time (sampling at 100 Hz).\n"
+			      "  %     cumulative     self               self      total           \n"
+			      " time     seconds     seconds    calls   us/call   us/call  name    \n"
+			      " 88.54      0.8500     0.8500     9091     93.50     93.50  work\n"));
 	free(out);
 
 	o.graph = 1;
 	o.flat = 0;
 	out = render(&o);
-	ck_assert_ptr_nonnull(strstr(out, "\ngranularity: each sample hit covers 1 byte(s) for "
-				     "1.04% of 0.9600 seconds\n\n"
+	ck_assert_ptr_nonnull(strstr(out, "\ngranularity: each sample, 10 ms, is 1.04% of 0.9600 "
+				     "seconds\n\n"
 				     "index % time      self    children    called     name\n"
 				     "                                                     <spontaneous>\n"
 				     "[1]    100.0    0.0100    0.9500       1         main [1]\n"
@@ -708,6 +714,88 @@ START_TEST(test_gprof2dot_shapes)
 END_TEST
 
 
+/* Durations in the largest unit that keeps them at 1 or more, three digits. */
+START_TEST(test_duration)
+{
+	static const struct {
+		double seconds;
+		const char *text;
+	} cases[] = {
+		{ 1e-3, "1 ms" }, { 1e-4, "100 us" }, { 1.0 / 2.6e9, "0.385 ns" },
+		{ 2.0, "2 s" }, { 1e-9, "1 ns" }, { 0.0123, "12.3 ms" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		gprof_duration(buf, sizeof buf, cases[i].seconds);
+		ck_assert_str_eq(buf, cases[i].text);
+	}
+}
+END_TEST
+
+
+/*
+** The per-call unit follows the least per-call time, odd's 1 tick in 300
+** calls, whatever the ticks are worth: _i 0 to 3, ticks of 1000 s (3.33
+** s/call), 1 s, 10 us and 1 ns; every routine that took time shows it but
+** under 1 ns, the smallest unit.
+*/
+START_TEST(test_per_call_units)
+{
+	static const double scale[] = { 1e-3, 1.0, 1e5, 1e9 };
+	static const char *const header[] = {
+		" time   seconds   seconds    calls   s/call   s/call  name    ",
+		" time   seconds   seconds    calls  ms/call  ms/call  name    ",
+		" time   seconds   seconds    calls   ns/call   ns/call  name    ",
+		" time   seconds   seconds    calls  ns/call  ns/call  name    ",
+	};
+	static const char *const odd[] = {
+		"     3.33    16.67  odd\n", "     3.33    16.67  odd\n", "     33.33    166.67  odd\n",
+		"     0.00     0.02  odd\n",
+	};
+	struct report_options o = brief_options();
+	char *out;
+
+	o.graph = 0;
+	prof.scale = scale[_i];
+	out = render(&o);
+	ck_assert_msg(strstr(out, header[_i]) != NULL, "no '%s' in %s", header[_i], out);
+	ck_assert_msg(strstr(out, odd[_i]) != NULL, "no '%s' in %s", odd[_i], out);
+	free(out);
+}
+END_TEST
+
+
+/* The counters' ticks, read at every entry and exit: no sample, no share. */
+START_TEST(test_counter_clock)
+{
+	struct report_options o = brief_options();
+	char *out;
+
+	prof.clock = AMON_CLOCK_TSC;
+	prof.scale = 2.6e9;
+	o.decimals = 9;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\nEach tick counts as 0.385 ns of wall-clock time (the "
+				     "cycle counter, TSC at 2.6 GHz, read at every entry and exit; "
+				     "nothing sampled).\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\ngranularity: each entry and exit timed, to 0.385 ns, "
+				     "of 0.000000037 seconds\n"));
+	ck_assert_ptr_null(strstr(out, "Each sample"));
+	free(out);
+
+	prof.clock = AMON_CLOCK_MONOTONIC;
+	prof.scale = 1e9;
+	out = render(&o);
+	ck_assert_ptr_nonnull(strstr(out, "\nEach tick counts as 1 ns of wall-clock time "
+				     "(CLOCK_MONOTONIC, read at every entry and exit; nothing "
+				     "sampled).\n"));
+	free(out);
+}
+END_TEST
+
+
 Suite *suite_report(void)
 {
 	Suite *s = suite_create("report");
@@ -725,6 +813,9 @@ Suite *suite_report(void)
 	tcase_add_loop_test(tc, test_gprof2dot_shapes, 0, 4);
 	tcase_add_test(tc, test_decimals);
 	tcase_add_test(tc, test_symspec);
+	tcase_add_test(tc, test_duration);
+	tcase_add_loop_test(tc, test_per_call_units, 0, 4);
+	tcase_add_test(tc, test_counter_clock);
 	suite_add_tcase(s, tc);
 	return s;
 }

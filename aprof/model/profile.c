@@ -265,6 +265,7 @@ struct profile *profile_build(const struct amon_data *d, const struct symbols *s
 	int *seen, c;
 
 	p->metric = metric;
+	p->clock = d->header.clock;
 	p->syms = syms;
 	map_routines(p, &map, d, syms);
 	each_context(p, d, &map, 0, &arcs, NULL);

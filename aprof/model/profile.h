@@ -93,6 +93,8 @@ struct profile {
 	int ncycles;
 	enum prof_metric metric;
 	double scale;              /* values per shown unit: ticks per second, 1, 1024... */
+	uint32_t clock;            /* what made the ticks: amon_header.clock (enum amon_clock),
+				      0 if unknown (a profile built by hand) */
 	const char *unit;          /* the shown unit, plural: "seconds", "bytes", "Kbytes"... */
 	uint64_t total;            /* charged to routines: the sum of every self */
 	uint64_t root;             /* charged while no instrumented routine was active */

@@ -2,8 +2,9 @@
 ** blurbs.c -- the explanations gprof prints after its reports unless -b is
 ** given: GNU gprof 2.40's texts (gprof/flat_bl.m and gprof/fsf_callg_bl.m,
 ** as the gprof binary prints them), each with the copyright block gprof
-** appends.  The call-graph text has one added paragraph on how aprof's arc
-** times differ from gprof's.  A note for the heap metrics precedes them when
+** appends.  The flat text's per-call columns are in the unit their heading
+** names, not always gprof's milliseconds; the call-graph text has one added
+** paragraph on how aprof's arc times differ from gprof's.  A note for the heap metrics precedes them when
 ** the profile charges bytes or allocations.  The texts are data; gprof.c
 ** prints them.
 */
@@ -35,12 +36,13 @@ const char blurb_flat[] =
 	"calls      the number of times this function was invoked, if\n"
 	"           this function is profiled, else blank.\n"
 	"\n"
-	" self      the average number of milliseconds spent in this\n"
-	"ms/call    function per call, if this function is profiled,\n"
-	"\t   else blank.\n"
+	" self      the average time spent in this function per\n"
+	"ms/call    call, in the unit the column's heading names\n"
+	"\t   (s, ms, us or ns per call), if this function is\n"
+	"\t   profiled, else blank.\n"
 	"\n"
-	" total     the average number of milliseconds spent in this\n"
-	"ms/call    function and its descendents per call, if this\n"
+	" total     the average time spent in this function and its\n"
+	"ms/call    descendents per call, in the same unit, if this\n"
 	"\t   function is profiled, else blank.\n"
 	"\n"
 	"name       the name of the function.  This is the minor sort\n"

@@ -8,7 +8,8 @@
 /*
 ** The flat-profile explanation: gprof 2.40's flat_bl.m text from its leading
 ** blank line to the end of its copyright block ("...are preserved.\n"), the
-** block introduced by "\f\n" as gprof prints it.
+** block introduced by "\f\n" as gprof prints it; its per-call columns are
+** in the unit their heading names.
 */
 extern const char blurb_flat[];
 

@@ -329,8 +329,9 @@ static void print_cycle(FILE *out, const struct cg *g, int k)
 ** Prints P's call graph on OUT in gprof 2.40's layout (cg_print.c cg_print,
 ** print_header), without the blurb.  The title says "(explanation follows)"
 ** unless O->brief.  The granularity line gives 100 / P->total as the
-** percentage of one tick (byte, allocation) and P->total in P->unit, or
-** "no time propagated" ("no bytes propagated"...).  For a heap metric the
+** percentage of one sample (byte, allocation), or the tick of a counter
+** read at every entry and exit, and P->total in P->unit, or "no time
+** propagated" ("no bytes propagated"...).  For a heap metric the
 ** header's "% time" is a bare "%", which gprof2dot also accepts.  Values
 ** have profile_decimals(P, O->decimals) decimals, their columns (and the
 ** header's "self" and "children") widened by the decimals beyond gprof's
@@ -354,6 +355,37 @@ static struct cg cg_of(const struct profile *p, const struct report_options *o,
 }
 
 
+/*
+** The line under the call graph's title: gprof's "granularity: each sample
+** hit covers 1 byte(s) for 1.04% of 0.96 seconds", or " no time
+** propagated".  In time, not gprof's words, which are about its histogram
+** of addresses, but what one tick is: a sample's share of the total, or a
+** counter's tick, read at every entry and exit, which is no share.
+*/
+static void print_granularity(FILE *out, const struct cg *g)
+{
+	const struct profile *p = g->p;
+	char tick[32];
+
+	if (p->metric != PROF_TIME) {
+		fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
+	} else {
+		gprof_duration(tick, sizeof tick, 1.0 / p->scale);
+		if (p->clock == AMON_CLOCK_SAMPLE)
+			fprintf(out, "\ngranularity: each sample, %s,", tick);
+		else
+			fprintf(out, "\ngranularity: each entry and exit timed, to %s,", tick);
+	}
+	if (p->total == 0)
+		fprintf(out, " no %s propagated\n\n", profile_noun(p));
+	else if (p->metric != PROF_TIME || p->clock == AMON_CLOCK_SAMPLE)
+		fprintf(out, " %s %.2f%% of %.*f %s\n\n", p->metric != PROF_TIME ? "for" : "is",
+			100.0 / (double)p->total, g->dec, (double)p->total / p->scale, p->unit);
+	else
+		fprintf(out, " of %.*f %s\n\n", g->dec, (double)p->total / p->scale, p->unit);
+}
+
+
 void callgraph_print(FILE *out, const struct profile *p, const struct report_options *o,
 		     const struct order *ord)
 {
@@ -362,12 +394,7 @@ void callgraph_print(FILE *out, const struct profile *p, const struct report_opt
 
 	fputs(o->brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
 	      out);
-	fputs("\ngranularity: each sample hit covers 1 byte(s)", out);
-	if (p->total > 0)
-		fprintf(out, " for %.2f%% of %.*f %s\n\n", 100.0 / (double)p->total, g.dec,
-			(double)p->total / p->scale, p->unit);
-	else
-		fprintf(out, " no %s propagated\n\n", profile_noun(p));
+	print_granularity(out, &g);
 	/* gprof's header, its "self" and "children" moved right with their columns. */
 	fprintf(out, "%s%*s%*s    called     name\n",
 		p->metric == PROF_TIME ? "index % time" : "index      %", g.width + 1, "self",

@@ -1,7 +1,8 @@
 /*
 ** flat.c -- the flat profile: one row per routine, sorted by self time, in
 ** GNU gprof 2.40's layout (gprof/hist.c: hist_print, print_header,
-** print_line, cmp_time and the SItab of per-call units).
+** print_line, cmp_time), but for the first line, which says what the clock
+** was, and the per-call unit, chosen to show every routine's time.
 */
 #include <config.h>
 
@@ -14,19 +15,6 @@
 
 #include "aprof/report/flat.h"
 #include "aprof/util.h"
-
-/* SI prefixes of the per-call columns, largest unit first (hist.c SItab). */
-static const struct {
-	char prefix;
-	double scale;
-} si_tab[] = {
-	{ 'T', 1e-12 }, { 'G', 1e-09 }, { 'M', 1e-06 }, { 'K', 1e-03 },
-	{ ' ', 1e+00 }, { 'm', 1e+03 }, { 'u', 1e+06 }, { 'n', 1e+09 },
-	{ 'p', 1e+12 }, { 'f', 1e+15 }, { 'a', 1e+18 },
-};
-
-
-#define SI_COUNT (sizeof(si_tab) / sizeof(si_tab[0]))
 
 /* Self time descending, then calls descending, then name (hist.c cmp_time). */
 static int cmp_time(const void *lp, const void *rp)
@@ -42,94 +30,131 @@ static int cmp_time(const void *lp, const void *rp)
 }
 
 
-/* The largest (self + child) / calls of any called routine of P, in P's values. */
-static double top_per_call(const struct profile *p)
+/*
+** Over every called routine of P, the largest (self + child) / calls, and
+** in *LEAST the smallest non-zero self / calls or (self + child) / calls
+** (0 if none), in P's values.
+*/
+static double top_per_call(const struct profile *p, double *least)
 {
 	double top = 0.0;
 	int k;
 
+	*least = 0.0;
 	for (k = 0; k < p->nprocs; k++) {
 		const struct prof_proc *r = &p->procs[k];
-		double t;
+		double self, total;
 
 		if (r->calls == 0)
 			continue;
-		t = (double)(r->self + r->child) / (double)r->calls;
-		if (t > top)
-			top = t;
+		self = (double)r->self / (double)r->calls;
+		total = (double)(r->self + r->child) / (double)r->calls;
+		if (total > top)
+			top = total;
+		if (self > 0.0 && (*least == 0.0 || self < *least))
+			*least = self;
+		if (total > 0.0 && (*least == 0.0 || total < *least))
+			*least = total;
 	}
 	return top;
 }
 
 
 /*
-** The si_tab entry of the per-call columns, as hist_print chooses it: the
-** first that puts the largest (self + child) / calls of any called routine,
-** in seconds, in [1, 1000); 'T' (the first) when no called routine took any
-** time.  Where none fits, the last entry (gprof reads past its table).
+** How the per-call columns are shown: value * mul / div per call, headed
+** "<unit>/call", in columns width wide.
 */
-static size_t si_scale(const struct profile *p)
-{
-	double top = top_per_call(p);
-	size_t i;
-
-	if (top <= 0.0)
-		return 0;
-	top /= p->scale;
-	for (i = 0; i < SI_COUNT - 1; i++) {
-		double v = si_tab[i].scale * top;
-
-		if (v >= 1.0 && v < 1000.0)
-			break;
-	}
-	return i;
-}
-
-
-/* How the per-call columns are shown: value * mul / div per call, headed "<unit>/call". */
 struct per_call {
 	double mul, div;
 	char unit[16];
+	int width;
 };
 
 
 /*
-** The per-call unit of P.  Time: gprof's SI prefix of seconds (si_scale).
+** The per-call unit of P.  Time: the largest of s, ms, us and ns in which
+** the smallest non-zero per-call time of any called routine is 1 or more,
+** so that every routine that took time shows it with three digits or more
+** (gprof's unit, chosen by the largest, shows most of a real program's
+** routines as 0.00); ns below that, s when no routine took any time.
 ** Bytes: B, KB, MB or GB (powers of 1024), the largest that keeps the top
 ** per-call value at 1 or more; allocations likewise al, Kal, Mal or Gal
 ** (powers of 1000).
 */
 static void per_call_unit(const struct profile *p, struct per_call *pc)
 {
+	static const char *const times[] = { "s", "ms", "us", "ns" };
 	static const char *const bytes[] = { "B", "KB", "MB", "GB" };
 	static const char *const allocs[] = { "al", "Kal", "Mal", "Gal" };
 	double base = p->metric == PROF_ALLOCS ? 1000.0 : 1024.0;
-	double top = top_per_call(p);
+	double least, top = top_per_call(p, &least);
 	int i;
 
 	if (p->metric == PROF_TIME) {
-		size_t si = si_scale(p);
-
-		pc->mul = si_tab[si].scale;
+		pc->mul = 1.0;
 		pc->div = p->scale;
-		snprintf(pc->unit, sizeof(pc->unit), "%cs/call", si_tab[si].prefix);
-		return;
+		for (i = 0; i < 3 && least > 0.0 && least * pc->mul / pc->div < 1.0; i++)
+			pc->mul *= 1000.0;
+		snprintf(pc->unit, sizeof(pc->unit), "%s/call", times[i]);
+	} else {
+		pc->mul = 1.0;
+		pc->div = 1.0;
+		for (i = 0; i < 3 && top >= pc->div * base; i++)
+			pc->div *= base;
+		snprintf(pc->unit, sizeof(pc->unit), "%s/call",
+			 p->metric == PROF_ALLOCS ? allocs[i] : bytes[i]);
 	}
-	pc->mul = 1.0;
-	pc->div = 1.0;
-	for (i = 0; i < 3 && top >= pc->div * base; i++)
-		pc->div *= base;
-	snprintf(pc->unit, sizeof(pc->unit), "%s/call",
-		 p->metric == PROF_ALLOCS ? allocs[i] : bytes[i]);
+	/* gprof's 8 columns, wider if the top value needs it: the unit is for the least. */
+	pc->width = snprintf(NULL, 0, "%.2f", top * pc->mul / pc->div);
+	if (pc->width < 8)
+		pc->width = 8;
 }
 
 
 /*
-** The lines above the rows: the sample line and the two header lines, in
+** The flat profile's first line for a time profile P: what one tick of the
+** clock that made the ticks is (gprof's "Each sample counts as 0.01
+** seconds."), a sample of the thread's CPU time or a counter's tick read at
+** every entry and exit.
+*/
+static void print_clock(FILE *out, const struct profile *p)
+{
+	char tick[32];
+
+	gprof_duration(tick, sizeof tick, 1.0 / p->scale);
+	switch (p->clock) {
+	case AMON_CLOCK_SAMPLE:
+		fprintf(out, "\nEach sample counts as %s of the thread's CPU time (sampling at %g Hz).\n",
+			tick, p->scale);
+		break;
+	case AMON_CLOCK_TSC:
+		fprintf(out, "\nEach tick counts as %s of wall-clock time (the cycle counter, TSC at "
+			"%.3g GHz, read at every entry and exit; nothing sampled).\n", tick,
+			p->scale / 1e9);
+		break;
+	case AMON_CLOCK_CNTVCT:
+		fprintf(out, "\nEach tick counts as %s of wall-clock time (the virtual counter, "
+			"CNTVCT_EL0 at %.3g MHz, read at every entry and exit; nothing sampled).\n",
+			tick, p->scale / 1e6);
+		break;
+	case AMON_CLOCK_MONOTONIC:
+		fprintf(out, "\nEach tick counts as %s of wall-clock time (CLOCK_MONOTONIC, read at "
+			"every entry and exit; nothing sampled).\n", tick);
+		break;
+	default:
+		fprintf(out, "\nEach tick counts as %s.\n", tick);
+	}
+}
+
+
+/*
+** The lines above the rows: the clock's line and the two header lines, in
 ** gprof's layout for time.  A heap metric names itself over the percentage
 ** column, P->unit over the value columns, and says what one count is.
+** The per-call columns are PC's.
 */
-static void print_header(FILE *out, const struct profile *p, const char *unit, int wider)
+static void print_header(FILE *out, const struct profile *p, const struct per_call *pc,
+			 int wider)
 {
 	static const char *const what[] = {
 		[PROF_TIME] = "time", [PROF_BYTES] = "bytes", [PROF_ALLOCS] = "allocs",
@@ -137,7 +162,7 @@ static void print_header(FILE *out, const struct profile *p, const char *unit, i
 	};
 
 	if (p->metric == PROF_TIME) {
-		fprintf(out, "\nEach sample counts as %g seconds.\n", 1.0 / p->scale);
+		print_clock(out, p);
 	} else {
 		fprintf(out, "\nEach sample counts as 1 %s",
 			p->metric == PROF_ALLOCS ? "allocation" : "byte");
@@ -147,16 +172,16 @@ static void print_header(FILE *out, const struct profile *p, const char *unit, i
 	}
 	if (p->total == 0)
 		fprintf(out, " no %s accumulated\n\n", profile_noun(p));
-	fprintf(out, "%5.5s %*s %*s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"%  ", 10 + wider, "cumulative", 8 + wider, "self  ", "", "self  ", "total ", "");
+	fprintf(out, "%5.5s %*s %*s %8.8s %*s %*s  %-8.8s\n", "%  ", 10 + wider, "cumulative",
+		8 + wider, "self  ", "", pc->width, "self  ", pc->width, "total ", "");
 	if (p->metric == PROF_TIME)
-		fprintf(out, "%5.5s %*s  %*s %8.8s %8.8s %8.8s  %-8.8s\n",
-			"time", 9 + wider, "seconds", 8 + wider, "seconds", "calls", unit, unit,
+		fprintf(out, "%5.5s %*s  %*s %8.8s %*s %*s  %-8.8s\n", "time", 9 + wider, "seconds",
+			8 + wider, "seconds", "calls", pc->width, pc->unit, pc->width, pc->unit,
 			"name");
 	else
-		fprintf(out, "%6.6s%*.9s  %*.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-			what[p->metric], 9 + wider, p->unit, 8 + wider, p->unit, "calls", unit,
-			unit, "name");
+		fprintf(out, "%6.6s%*.9s  %*.8s %8.8s %*s %*s  %-8.8s\n", what[p->metric],
+			9 + wider, p->unit, 8 + wider, p->unit, "calls", pc->width, pc->unit,
+			pc->width, pc->unit, "name");
 }
 
 
@@ -180,13 +205,14 @@ static int flat_shown(const struct profile *p, const struct prof_proc *r,
 
 /*
 ** Prints P's flat profile on OUT in gprof 2.40's layout (hist.c hist_print),
-** without the blurb: title, sample line, the two header lines, then one row
-** per routine O selects (-p, -P, -f, -e, --threshold, -z), by self value.  Values in P->unit (P's values /
-** P->scale: seconds for time) with profile_decimals(P, O->decimals)
-** decimals, the two value columns widened by the decimals beyond gprof's
-** two (so --decimals=2 is gprof's layout); "% time" is relative to P->total; the
-** per-call columns are (self) / calls and (self + child) / calls in the
-** unit per_call_unit chooses (gprof's SI unit of seconds for time).
+** without the blurb: title, the clock's line, the two header lines, then one
+** row per routine O selects (-p, -P, -f, -e, --threshold, -z), by self
+** value.  Values in P->unit (P's values / P->scale: seconds for time) with
+** profile_decimals(P, O->decimals) decimals, the two value columns widened
+** by the decimals beyond gprof's two (so --decimals=2 is gprof's layout);
+** "% time" is relative to P->total; the per-call columns are (self) / calls
+** and (self + child) / calls in the unit per_call_unit chooses (s, ms, us or
+** ns per call for time), widened if their largest value needs it.
 ** Cannot fail.
 */
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o)
@@ -202,7 +228,7 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 
 	per_call_unit(p, &pc);
 	fputs("Flat profile:\n", out);
-	print_header(out, p, pc.unit, wider);
+	print_header(out, p, &pc, wider);
 
 	for (k = 0; k < p->nprocs; k++)
 		rows[k] = &p->procs[k];
@@ -216,11 +242,11 @@ void flat_print(FILE *out, const struct profile *p, const struct report_options 
 		fprintf(out, "%6.2f %*.*f %*.*f", 100.0 * (double)r->self / total, 9 + wider, dec,
 			(double)accum / hz, 8 + wider, dec, (double)r->self / hz);
 		if (r->calls != 0)
-			fprintf(out, " %8" PRIu64 " %8.2f %8.2f  ", r->calls,
-				pc.mul * (double)r->self / pc.div / (double)r->calls,
+			fprintf(out, " %8" PRIu64 " %*.2f %*.2f  ", r->calls, pc.width,
+				pc.mul * (double)r->self / pc.div / (double)r->calls, pc.width,
 				pc.mul * (double)(r->self + r->child) / pc.div / (double)r->calls);
 		else
-			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+			fprintf(out, " %8.8s %*s %*s  ", "", pc.width, "", pc.width, "");
 		fputs(r->name, out);
 		fputc('\n', out);
 	}

@@ -11,8 +11,9 @@
 
 /*
 ** Prints P's flat profile on OUT as gprof 2.40's hist_print() does, without
-** the blurb (gprof.c adds it).  Values in P->unit (P's values / P->scale:
-** seconds for time); the per-call columns are scaled by a prefix.
+** the blurb (gprof.c adds it), but that its first line says what the clock
+** was.  Values in P->unit (P's values / P->scale: seconds for time); the
+** per-call columns in a unit that shows every routine's (ns/call...).
 */
 void flat_print(FILE *out, const struct profile *p, const struct report_options *o);
 

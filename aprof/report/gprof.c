@@ -28,6 +28,20 @@ static const char *metric_what(enum prof_metric m)
 }
 
 
+void gprof_duration(char *buf, size_t size, double seconds)
+{
+	static const struct {
+		const char *name;
+		double per_second;
+	} units[] = { { "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 } };
+	size_t i = 0;
+
+	while (i + 1 < sizeof units / sizeof units[0] && seconds * units[i].per_second < 1.0)
+		i++;
+	snprintf(buf, size, "%.3g %s", seconds * units[i].per_second, units[i].name);
+}
+
+
 /*
 ** Prints BLURB on OUT, after a note saying what P charges instead of time
 ** if it is a heap metric (the blurbs are gprof's, written for time).

@@ -5,6 +5,7 @@
 #ifndef APROF_REPORT_GPROF_H
 #define APROF_REPORT_GPROF_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "aprof/model/profile.h"
@@ -28,6 +29,13 @@ struct report_options {
 	int decimals;                /* --decimals=N: decimals of the value columns; 0: as the
 				      * run needs (profile_decimals) */
 };
+
+/*
+** SECONDS as a short duration in BUF (SIZE bytes): three significant
+** digits in the largest of s, ms, us and ns that keeps it at 1 or more
+** ("1 ms", "100 us", "0.385 ns"), for the lines that say what a tick is.
+*/
+void gprof_duration(char *buf, size_t size, double seconds);
 
 /*
 ** Prints the reports O selects in GNU gprof 2.40's layout: the flat profile
