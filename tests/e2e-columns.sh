@@ -5,8 +5,9 @@
 # what one tick of the counter was, not a sample; the call graph's
 # granularity line alike; the per-call columns are in a unit in which
 # every routine that took time shows it (expr, term and factor, called
-# millions of times, take nanoseconds a call), named in their heading.
-# 10,000 samples a second give each of the three some 40 samples.
+# millions of times, take nanoseconds a call), named in their heading;
+# --stats labels every number it prints.  10,000 samples a second give
+# each of the three some 40 samples.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 demo="$top_builddir/examples/demo"
@@ -48,4 +49,12 @@ expect_eq "counter: per-call columns" "$(per_call_check 1)" ok
 expect_eq "counter: granularity, no share" \
 	"$(grep -c '^granularity: each entry and exit timed, to [0-9.]* ns, of [0-9.]* seconds$' "$WORK/graph")" 1
 expect_eq "counter: no byte(s)" "$(grep -c 'byte(s)' "$WORK/graph")" 0
+
+# --stats: "name value" lines, numbers only as values, a thread's under
+# its "thread TID" line.
+"$APROF" --stats "$demo" "$WORK/amon.out" >"$WORK/stats"
+expect_eq "--stats: every number labelled" \
+	"$(awk 'NF != 2 || $1 ~ /^[0-9.]+$/ || $2 !~ /^[0-9.]+$/ { print "unlabelled: " $0 }' "$WORK/stats")" ""
+expect_eq "--stats: the thread's lines" \
+	"$(awk '$1 == "thread" { t++ } /^  / { n++ } END { print t, n }' "$WORK/stats")" "1 8"
 finish

@@ -71,7 +71,7 @@ heap_checks() {
 	# Each malloc is one heap-tracking call, each free one (the block's header
 	# read, its context charged): their cost is taken off the contexts' time.
 	"$APROF" --stats "$top_builddir/tests/s-work" "$WORK/amon.out" >"$WORK/stats"
-	expect_eq "heap-tracking calls" "$(awk '$1 == "heap-events" { print $3 }' "$WORK/stats")" 40
+	expect_eq "heap-tracking calls" "$(awk '$1 == "heap-events" { print $2 }' "$WORK/stats")" 40
 
 	# ---- P -> Q -> R -> P: self + children = bytes allocated while active ----------
 	descents=20 levels=30 p_bytes=100 q_bytes=20 r_bytes=3

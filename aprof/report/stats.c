@@ -40,11 +40,13 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 		transitions, contexts ? (double)entries / (double)contexts : 0.0, deepest, memory,
 		d->size, d->nthreads, (double)d->header.total_ticks / d->header.ticks_per_second);
 	/*
-	** Per thread (by id): the runtime's own cost per call and per
-	** heap-tracking call, taken off every context; heap-tracking calls; the
-	** hooks and heap-tracking calls timed in the run (runtime/thread.h); and
-	** in sampling mode the samples that landed in the runtime's own code,
-	** charged to no context, and their share of all the thread's samples.
+	** Per thread, under a "thread TID" line, each number on a line of its
+	** own, indented: the runtime's own cost per call and per heap-tracking
+	** call, taken off every context; heap-tracking calls; the entries,
+	** exits and heap-tracking calls timed in the run to measure that cost
+	** (runtime/thread.h); and in sampling mode the samples that landed in
+	** the runtime's own code, charged to no context, and their share of all
+	** the thread's samples.
 	*/
 	for (t = 0; t < d->nthreads; t++) {
 		const struct amon_thread_info *th = &d->threads[t];
@@ -54,12 +56,12 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 			heap_events += th->contexts[i].heap_events;
 			ticks += th->contexts[i].ticks;
 		}
-		fprintf(out, "own-ns-per-call %" PRIu64 " %.2f\nown-ns-per-heap-event %" PRIu64
-			" %.2f\nheap-events %" PRIu64 " %" PRIu64 "\nprobes %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 "\nruntime-samples %" PRIu64 " %" PRIu64 " %.2f\n",
-			th->tid, ns * (th->entry_cost + th->exit_cost), th->tid, ns * th->heap_cost,
-			th->tid, heap_events, th->tid, th->probes[0], th->probes[1], th->probes[2],
-			th->tid, th->runtime_ticks,
+		fprintf(out, "thread %" PRIu64 "\n  own-ns-per-call %.2f\n  own-ns-per-heap-event %.2f\n"
+			"  heap-events %" PRIu64 "\n  probed-entries %" PRIu64 "\n  probed-exits %" PRIu64
+			"\n  probed-heap-events %" PRIu64 "\n  runtime-samples %" PRIu64
+			"\n  runtime-samples-percent %.2f\n", th->tid, ns * (th->entry_cost + th->exit_cost),
+			ns * th->heap_cost, heap_events, th->probes[0], th->probes[1], th->probes[2],
+			th->runtime_ticks,
 			ticks ? 100.0 * (double)th->runtime_ticks / (double)ticks : 0.0);
 	}
 }

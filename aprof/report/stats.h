@@ -17,7 +17,9 @@
 ** unmarked), profiling memory (bytes the runtime took for contexts,
 ** histories, heap counters and transition tables: amon.out's threads'
 ** memory, summed), amon.out's size in
-** bytes, threads, and the run's time in seconds.  P is D's time profile.
+** bytes, threads, and the run's time in seconds.  Then for each thread a
+** "thread TID" line and, indented, one "name value" line for each of its
+** hooks' costs, probes and runtime samples.  P is D's time profile.
 */
 void stats_print(FILE *out, const struct amon_data *d, const struct profile *p);
 
