@@ -32,6 +32,7 @@
 #include "aprof/model/select.h"
 #include "aprof/model/sum.h"
 #include "aprof/model/traversals.h"
+#include "aprof/report/advise.h"
 #include "aprof/report/alloctypes.h"
 #include "aprof/report/contexts.h"
 #include "aprof/report/diff.h"
@@ -249,7 +250,12 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 	struct typeinfo *ti = NULL;
 	int k;
 
-	if (perthread_notes(out, data) > 0)
+	/*
+	** The notes: over gprof's reports, the hooks' share if large (unless
+	** --advise is printed); the threads'.
+	*/
+	if (((o->report.flat || o->report.graph) && !o->advise && advise_note(out, data) > 0) +
+	    perthread_notes(out, data) > 0)
 		fputc('\n', out);
 	if (o->report.flat || o->report.graph)
 		report_gprof(out, prof, &o->report);
@@ -285,12 +291,20 @@ static void write_reports(FILE *out, const struct options *o, const struct amon_
 		new_page(out, o);
 		traversals_print(out, data, syms);
 	}
-	if (o->stats) {
+	if (o->stats || o->advise) {
 		struct profile *time = o->metric == PROF_TIME ? NULL
 				       : profile_build(data, syms, PROF_TIME);
+		const struct profile *t = time != NULL ? time : prof;
 
-		new_page(out, o);
-		stats_print(out, data, time != NULL ? time : prof);
+		if (o->stats) {
+			new_page(out, o);
+			stats_print(out, data, t);
+		}
+		if (o->advise) {
+			new_page(out, o);
+			advise_print(out, data, t, o->report.threshold > 0 ? o->report.threshold
+					 : ADVISE_MIN_PERCENT, profile_decimals(t, o->report.decimals));
+		}
 		profile_free(time);
 	}
 	typeinfo_free(ti);

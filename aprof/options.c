@@ -19,7 +19,7 @@ enum {
 	OPT_DEMANGLE = 256, OPT_NO_DEMANGLE, OPT_HELP, OPT_METRIC, OPT_HEAP, OPT_HEAP_VERBOSITY,
 	OPT_NO_LEAKS, OPT_THREADS, OPT_STATS, OPT_ELIDE,
 	OPT_DECIMALS, OPT_FORMAT, OPT_DIFF, OPT_DIFF_EXE, OPT_THRESHOLD, OPT_CYCLES,
-	OPT_TYPES,
+	OPT_TYPES, OPT_ADVISE,
 };
 
 /* The number of names in the table T. */
@@ -46,6 +46,7 @@ static const struct option long_options[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "advise", no_argument, NULL, OPT_ADVISE },
 	{ "heap", no_argument, NULL, OPT_HEAP },
 	{ "types", no_argument, NULL, OPT_TYPES },
 	{ "brief", no_argument, NULL, 'b' },
@@ -96,7 +97,11 @@ static void usage(FILE *out, int status)
 		"                                      members in call order, traversals, time,\n"
 		"                                      bytes, the callers that entered them\n"
 		"      --stats                         the profile's size: routines, calls, contexts,\n"
-		"                                      transitions, history lengths, memory\n"
+		"                                      transitions, history lengths, memory,\n"
+		"                                      the hooks' calls and cost\n"
+		"      --advise                        the hooks' calls per second and cost, the\n"
+		"                                      routines whose calls cost more than their\n"
+		"                                      work, and the flags that leave them out\n"
 		"      --heap                          print mprof's four tables (bins, leaks,\n"
 		"                                      direct allocation, allocation call graph);\n"
 		"                                      the bins' types column from DWARF (-g)\n"
@@ -148,7 +153,7 @@ static void usage(FILE *out, int status)
 		"      --help                          print this help and exit\n"
 		"  -v, --version                       print the version and exit\n"
 		"\n"
-		"-p, -q, -S, --heap, --types, --threads, --cycles and --stats choose what is\n"
+		"-p, -q, -S, --heap, --types, --threads, --cycles, --stats and --advise choose what is\n"
 		"printed; without any, the flat profile and the call graph are.  NAME options\n"
 		"take SYMSPECs too and may be repeated.\n"
 		"See aprof(1).\n");
@@ -278,6 +283,9 @@ void options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_STATS:
 			o->stats = chosen = 1;
+			break;
+		case OPT_ADVISE:
+			o->advise = chosen = 1;
 			break;
 		case 'b':
 			o->report.brief = 1;

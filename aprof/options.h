@@ -24,6 +24,7 @@ struct options {
 	int threads;             /* --threads: per-thread breakdown */
 	int stats;               /* --stats: Table I of the paper */
 	int cycles;              /* --cycles: the cycles of recursion that were traversed */
+	int advise;              /* --advise: what the hooks cost, what to leave uninstrumented */
 	enum prof_metric metric; /* --metric */
 	int heap;                /* --heap: mprof's tables */
 	int types;               /* --types: allocated types */

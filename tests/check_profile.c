@@ -35,13 +35,13 @@ static struct symbol syms[] = {
 };
 
 static struct profile *prof;
+static struct amon_thread_info thread;
+static struct amon_data data;
 
 
 static void setup(void)
 {
 	static struct amon_module_info module = { 0, 0x1000, 0x6000, NULL, 0, (char *)"x", 1 };
-	static struct amon_thread_info thread;
-	static struct amon_data data;
 	static struct symbols symbols = { syms, 5, NULL, NULL };
 
 	thread.ncontexts = sizeof contexts / sizeof contexts[0];
@@ -206,6 +206,47 @@ END_TEST
 
 
 /*
+** The hooks' cost over the run and per routine (hookcosts_total,
+** hookcosts_by_routine) on figure 2's six calls, P's two among them: with
+** a clock, the cost model's 2 + 1 ticks a call; sampling, twice the
+** runtime's 12 samples over the six calls, of which only the 12 were
+** measured apart from the contexts.
+*/
+START_TEST(test_hookcosts)
+{
+	struct hookcosts_total t;
+	double own[5];
+
+	data.header.clock = AMON_CLOCK_TSC;
+	thread.entry_cost = 2;
+	thread.exit_cost = 1;
+	thread.runtime_ticks = 12;
+	ck_assert_double_eq(hookcosts_per_call(&data, &thread), 3);
+	hookcosts_total(&data, &t);
+	ck_assert_uint_eq(t.calls, 6);
+	ck_assert_double_eq(t.own, 18);
+	ck_assert_double_eq(t.all, 18 + 100 + 63);
+	ck_assert_int_eq(prof->nprocs, 5);
+	hookcosts_by_routine(&data, prof, own);
+	ck_assert_double_eq(own[proc("P") - prof->procs], 6);
+	ck_assert_double_eq(own[proc("S") - prof->procs], 3);
+	ck_assert_double_eq(own[proc("Main") - prof->procs], 3);
+
+	data.header.clock = AMON_CLOCK_SAMPLE;
+	ck_assert_double_eq(hookcosts_per_call(&data, &thread), 4);
+	hookcosts_total(&data, &t);
+	ck_assert_double_eq(t.own, 24);
+	ck_assert_double_eq(t.all, 12 + 100 + 63);
+	hookcosts_by_routine(&data, prof, own);
+	ck_assert_double_eq(own[proc("P") - prof->procs], 8);
+	data.header.clock = 0;
+	thread.entry_cost = thread.exit_cost = 0;
+	thread.runtime_ticks = 0;
+}
+END_TEST
+
+
+/*
 ** The calibration's arithmetic (runtime/cost.h): ticks per call rounded to the
 ** nearest, less the uninstrumented loop's; the bound on one probe, and a
 ** probe an interrupt lengthened counted at the bound.
@@ -262,6 +303,7 @@ Suite *suite_profile(void)
 	tcase_add_test(tc, test_routines);
 	tcase_add_test(tc, test_arcs);
 	tcase_add_test(tc, test_cycle);
+	tcase_add_test(tc, test_hookcosts);
 	suite_add_tcase(s, tc);
 	tcase_add_test(own, test_own_costs);
 	tcase_add_test(own, test_calibration_arithmetic);

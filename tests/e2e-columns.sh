@@ -30,7 +30,7 @@ per_call_check() {
 
 (cd "$WORK" && APROF_HZ=10000 APROF_OUT="$WORK/amon.out" "$demo" >"$WORK/stdout")
 "$APROF" -b -p "$demo" "$WORK/amon.out" >"$WORK/report"
-expect_eq "sampling: the clock's line" "$(sed -n 3p "$WORK/report")" \
+expect_eq "sampling: the clock's line" "$(sed -n '/^Flat profile:$/,$p' "$WORK/report" | sed -n 3p)" \
 	"Each sample counts as 100 us of the thread's CPU time (sampling at 10000 Hz)."
 expect_eq "sampling: per-call columns" "$(per_call_check 4)" ok
 expect_eq "sampling: the unit in both headings" \
@@ -42,7 +42,7 @@ expect_eq "sampling: granularity, a sample's share" \
 (cd "$WORK" && APROF_CLOCK=counter APROF_OUT="$WORK/amon.out" "$demo" >"$WORK/stdout")
 "$APROF" -b -p "$demo" "$WORK/amon.out" >"$WORK/report"
 expect_eq "counter: the clock's line" \
-	"$(sed -n 3p "$WORK/report" | grep -c '^Each tick counts as [0-9.]* ns of wall-clock time (.*read at every entry and exit; nothing sampled)\.$')" 1
+	"$(sed -n '/^Flat profile:$/,$p' "$WORK/report" | sed -n 3p | grep -c '^Each tick counts as [0-9.]* ns of wall-clock time (.*read at every entry and exit; nothing sampled)\.$')" 1
 expect_eq "counter: no sample counted" "$(grep -c "Each sample" "$WORK/report")" 0
 expect_eq "counter: per-call columns" "$(per_call_check 1)" ok
 "$APROF" -q "$demo" "$WORK/amon.out" >"$WORK/graph"

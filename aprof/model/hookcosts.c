@@ -93,3 +93,69 @@ void hookcosts_apply(struct amon_data *d)
 }
 
 
+
+
+/* The calls (recursive ones too) thread T made: each an entry and an exit hook. */
+static uint64_t thread_calls(const struct amon_thread_info *t)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < t->ncontexts; i++)
+		n += t->contexts[i].calls + t->contexts[i].rec;
+	return n;
+}
+
+
+double hookcosts_per_call(const struct amon_data *d, const struct amon_thread_info *t)
+{
+	uint64_t calls;
+
+	if (d->header.clock != AMON_CLOCK_SAMPLE)
+		return t->entry_cost + t->exit_cost;
+	calls = thread_calls(t);
+	return calls == 0 ? 0.0 : 2.0 * (double)t->runtime_ticks / (double)calls;
+}
+
+
+void hookcosts_total(const struct amon_data *d, struct hookcosts_total *total)
+{
+	int k;
+	size_t i;
+
+	total->calls = 0;
+	total->own = total->all = 0.0;
+	for (k = 0; k < d->nthreads; k++) {
+		const struct amon_thread_info *t = &d->threads[k];
+		uint64_t calls = thread_calls(t);
+		double own = (double)calls * hookcosts_per_call(d, t);
+
+		total->calls += calls;
+		total->own += own;
+		total->all += d->header.clock == AMON_CLOCK_SAMPLE ? (double)t->runtime_ticks : own;
+		for (i = 0; i < t->ncontexts; i++)
+			total->all += (double)t->contexts[i].ticks;
+	}
+}
+
+
+void hookcosts_by_routine(const struct amon_data *d, const struct profile *p, double *own)
+{
+	int k;
+	size_t i;
+
+	for (k = 0; k < p->nprocs; k++)
+		own[k] = 0.0;
+	for (k = 0; k < d->nthreads; k++) {
+		const struct amon_thread_info *t = &d->threads[k];
+		double per_call = hookcosts_per_call(d, t);
+
+		for (i = 0; i < t->ncontexts; i++) {
+			const struct amon_context_info *c = &t->contexts[i];
+
+			if (c->depth > 0)
+				own[profile_routine(p, c->history[c->depth - 1])] +=
+					(double)(c->calls + c->rec) * per_call;
+		}
+	}
+}

@@ -5,12 +5,14 @@
 
 #include <inttypes.h>
 
+#include "aprof/model/hookcosts.h"
 #include "aprof/report/stats.h"
 
 
 void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 {
 	uint64_t calls = 0, contexts = 0, transitions = 0, entries = 0, memory = 0;
+	struct hookcosts_total hooks;
 	uint32_t deepest = 0;
 	int routines = 0, k, t;
 	double ns = 1e9 / d->header.ticks_per_second;
@@ -39,6 +41,18 @@ void stats_print(FILE *out, const struct amon_data *d, const struct profile *p)
 		"\namon-bytes %zu\nthreads %d\nseconds %.6f\n", routines, calls, contexts,
 		transitions, contexts ? (double)entries / (double)contexts : 0.0, deepest, memory,
 		d->size, d->nthreads, (double)d->header.total_ticks / d->header.ticks_per_second);
+	/*
+	** The hooks over the run (hookcosts_total): calls, per second of the
+	** run, their cost per call and in all, and its share of the time
+	** measured; --advise says what to do about it.
+	*/
+	hookcosts_total(d, &hooks);
+	fprintf(out, "hook-calls %" PRIu64 "\nhook-calls-per-second %.0f\nhook-ns-per-call %.2f\n"
+		"hook-seconds %.6f\nhook-percent %.2f\n", hooks.calls,
+		d->header.total_ticks > 0 ? (double)hooks.calls * d->header.ticks_per_second /
+			(double)d->header.total_ticks : 0.0,
+		hooks.calls > 0 ? ns * hooks.own / (double)hooks.calls : 0.0,
+		hooks.own / d->header.ticks_per_second, hooks.all > 0 ? 100.0 * hooks.own / hooks.all : 0.0);
 	/*
 	** Per thread, under a "thread TID" line, each number on a line of its
 	** own, indented: the runtime's own cost per call and per heap-tracking
