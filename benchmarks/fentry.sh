@@ -121,11 +121,9 @@ gcc -o "$S/aprof/speedtest1" "$S/fentry/sqlite3.o" "$S/fentry/speedtest1.o" -L"$
 gcc -pg -o "$S/gprof/speedtest1" "$S/fentry/sqlite3.o" "$S/fentry/speedtest1.o" -lm -lpthread
 (cd "$S/aprof" && rm -f amon.out && ./speedtest1 --size "$SQLITE_SMALL" --memdb >/dev/null)
 (cd "$S/gprof" && rm -f gmon.out && ./speedtest1 --size "$SQLITE_SMALL" --memdb >/dev/null)
-"$top_builddir/aprof/aprof" -b -q "$S/aprof/speedtest1" "$S/aprof/amon.out" >"$S/aprof/graph"
-gprof -b -q "$S/gprof/speedtest1" "$S/gprof/gmon.out" >"$S/gprof/graph"
-nm -n --defined-only "$S/gprof/speedtest1" >"$S/gprof/symbols"
 sqlite_status=0
-python3 "$here/callgraph-compare.py" "$S/gprof/graph" "$S/aprof/graph" "$S/gprof/symbols" >"$S/compare" 2>&1 ||
+python3 "$here/callgraph-compare.py" --same-objects "$top_builddir/aprof/aprof" "$S/aprof/speedtest1" \
+	"$S/aprof/amon.out" "$S/gprof/speedtest1" "$S/gprof/gmon.out" "$S/graphs" >"$S/compare" 2>&1 ||
 	sqlite_status=$?
 cat "$S/compare" >&2
 # sbest VARIANT: as best, for speedtest1 --size SQLITE_SIZE.
