@@ -17,6 +17,13 @@
 # writes DIR/lua5.4-deb-multiarch.h, which Debian's luaconf.h patch includes
 # and Debian's own build would generate (left alone if unchanged, so builds
 # depending on it are not redone).
+#
+#     jsoncpp_input RECORDS FILE
+#
+# writes FILE, a JSON document of RECORDS generated records, the same for
+# the same RECORDS (a linear congruential generator from a fixed seed), for
+# JsonCpp's test runner: perf.sh's and fentry.sh's input.  Left alone if it
+# was made for RECORDS already (FILE.n says how many).
 
 debian_source() {
 	_ds_pkg=$1
@@ -53,4 +60,18 @@ lua_multiarch_header() {
 	else
 		mv "$1/new.h" "$1/lua5.4-deb-multiarch.h"
 	fi
+}
+
+
+jsoncpp_input() {
+	[ -f "$2" ] && [ "$(sed -n 1p "$2.n" 2>/dev/null)" = "$1" ] && return 0
+	awk -v n="$1" 'BEGIN {
+		x = 12345; printf "[\n"
+		for (i = 0; i < n; i++) {
+			x = (x * 1103515245 + 12345) % 2147483648
+			printf "%s{\"id\": %d, \"name\": \"item-%d\", \"price\": %d.%02d, \"tags\": [\"t%d\", \"t%d\", \"t%d\"], \"active\": %s, \"dims\": {\"w\": %d, \"h\": %d, \"d\": %d}, \"note\": null}",
+				(i ? ",\n" : ""), i, x % 100000, x % 1000, x % 100, x % 7, x % 11, x % 13,
+				(x % 2 ? "true" : "false"), x % 97, x % 89, x % 83
+		}
+		printf "\n]\n" }' >"$2" && echo "$1" >"$2.n"
 }

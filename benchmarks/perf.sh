@@ -301,22 +301,10 @@ if uses json; then
 		targets="$targets json/$v"
 	done
 fi
-# its inputs: JSON_N and JSON_SMALL records of a deterministic document
-json_input() { # RECORDS FILE
-	[ -f "$2" ] && [ "$(sed -n 1p "$2.n" 2>/dev/null)" = "$1" ] && return 0
-	awk -v n="$1" 'BEGIN {
-		x = 12345; printf "[\n"
-		for (i = 0; i < n; i++) {
-			x = (x * 1103515245 + 12345) % 2147483648
-			printf "%s{\"id\": %d, \"name\": \"item-%d\", \"price\": %d.%02d, \"tags\": [\"t%d\", \"t%d\", \"t%d\"], \"active\": %s, \"dims\": {\"w\": %d, \"h\": %d, \"d\": %d}, \"note\": null}",
-				(i ? ",\n" : ""), i, x % 100000, x % 1000, x % 100, x % 7, x % 11, x % 13,
-				(x % 2 ? "true" : "false"), x % 97, x % 89, x % 83
-		}
-		printf "\n]\n" }' >"$2" && echo "$1" >"$2.n"
-}
+# its inputs: JSON_N and JSON_SMALL records (debian-source.sh's jsoncpp_input)
 if uses json; then
-	json_input "$JSON_N" "$P/json/full.json"
-	json_input "$JSON_SMALL" "$P/json/small.json"
+	jsoncpp_input "$JSON_N" "$P/json/full.json"
+	jsoncpp_input "$JSON_SMALL" "$P/json/small.json"
 fi
 
 {

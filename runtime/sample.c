@@ -205,7 +205,7 @@ APROF_NOINSTR static void on_sample(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	/* After a jump the top is a routine left: the next hook finds where it landed. */
-	if (__atomic_load_n(&t->jumped, __ATOMIC_RELAXED)) {
+	if (__atomic_load_n(&t->jumped, __ATOMIC_RELAXED) == APROF_JUMPED) {
 		APROF_ADD(t->jump_ticks, n);
 		return;
 	}

@@ -240,6 +240,8 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	struct aprof_ends *e = aprof_thread_ends(t);
 	uintptr_t sp;
 
+	if (t->jumped == APROF_UNWINDING)
+		aprof_charge_now(t);
 	if (!on_own_stack(t, frame))
 		return landed(t, aprof_thread_current(t)); /* another stack (a signal's, a coroutine's) */
 	/* The routine being entered was called from SITE: its return address lies above FRAME. */
@@ -250,6 +252,19 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 		APROF_ADD(t->resyncs, 1);
 	}
 	return landed(t, aprof_thread_current(t));
+}
+
+
+APROF_NOINSTR void aprof_thread_caught(struct aprof_thread *t, uintptr_t sp)
+{
+	struct aprof_ends *e = aprof_thread_ends(t);
+
+	if (!on_own_stack(t, sp))
+		return;
+	while (e->top->frame < sp) { /* the sentinel's frame stops it */
+		e->top--;
+		APROF_ADD(t->resyncs, 1);
+	}
 }
 
 

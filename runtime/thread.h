@@ -47,6 +47,18 @@ struct aprof_frame {
 #define APROF_FN_JUMPED ((uintptr_t)1 << 62)
 
 /*
+** What a thread's JUMPED says happened since its last hook (nonlocal.c).
+** APROF_JUMPED: a longjmp or a caught exception; the top entry may be a
+** routine left, so a sample waits for the next hook to find where the jump
+** landed.  APROF_UNWINDING: a throw or a resumed unwind; the unwinder runs
+** on the thrower's behalf (its time the top context's, as before the throw)
+** until it lands in a cleanup or catch clause, whose first call lands the
+** shadow stack (aprof_thread_land).
+*/
+#define APROF_JUMPED 1
+#define APROF_UNWINDING 2
+
+/*
 ** The entry of a hook passed through because it interrupted the runtime (a
 ** signal handler's, hooks.c): pushed with this bit in fn, so that no exit's
 ** common case matches it and the exit passed through pops it, and that no
@@ -118,7 +130,7 @@ struct aprof_thread {
 	struct aprof_ends own;           /* TOP and LIMIT, with a clock (aprof_thread_ends_of) */
 	uint64_t last;                   /* clock at the last hook: charged from here */
 	uint32_t probe;                  /* hooks until the next one timed (struct aprof_probes) */
-	uint8_t jumped;                  /* 1: a longjmp or catch happened since the last hook */
+	uint8_t jumped;                  /* APROF_JUMPED, APROF_UNWINDING since the last hook, or 0 */
 	uint8_t diverted;                /* 1: the types watch lowered LIMIT (types.c) */
 	struct aprof_frame *stack;       /* the shadow stack: the sentinel, then the entries */
 	struct aprof_frame *end;         /* its last usable entry */
@@ -307,15 +319,23 @@ APROF_NOINSTR static inline int aprof_thread_diverted(const struct aprof_thread 
 }
 
 /*
-** The first enter hook after a longjmp or a caught exception (T->jumped):
-** FRAME is its canonical frame address, SITE the return address into the
-** routine now running, the caller.  Finds where that return address is
-** stored, which is the caller's stack pointer, and pops every entry whose
-** frame lies below it: routines left without their exit hooks.  Returns the
-** context now current.
+** The first enter hook after a longjmp, a caught exception or a throw
+** (T->jumped): FRAME is its canonical frame address, SITE the return
+** address into the routine now running, the caller.  Finds where that
+** return address is stored, which is the caller's stack pointer, and pops
+** every entry whose frame lies below it: routines left without their exit
+** hooks.  After a throw (APROF_UNWINDING) the interval until now is first
+** charged to the context the throw left.  Returns the context now current.
 */
 APROF_HIDDEN struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
 						     uintptr_t site);
+
+/*
+** A catch clause begins in the routine whose stack pointer is SP (on T's
+** own stack, else nothing is done): every entry whose frame lies below it
+** was left by the throw without its exit hook, and is popped.
+*/
+APROF_HIDDEN void aprof_thread_caught(struct aprof_thread *t, uintptr_t sp);
 
 /*
 ** An exit of FN (called from SITE) that does not match the top entry, its

@@ -7,8 +7,9 @@
 # siglongjmp; 8 threads; fork, with and without exec; the exec family;
 # exit 51 activations deep; a SIGALRM handler every 100 us.  No exit step
 # runs in a throw's unwind cleanups: every routine the throw leaves is
-# popped when after() is entered (10 resyncs a throw, where
-# -finstrument-functions' exit hooks in C++ cleanups pop some).
+# popped when the catch clause begins (10 resyncs a throw, where
+# -finstrument-functions' exit hooks in C++ cleanups pop some), or, where a
+# cleanup calls a destructor, by that call.
 . "$top_srcdir/tests/e2e-lib.sh"
 
 [ -x "$top_builddir/tests/s-longjmp-fentry" ] || { echo "skip: no -pg -mfentry (x86-64 only)"; exit 77; }
@@ -84,6 +85,32 @@ for variant in "cxx x1 x2 x3 x4 x5 x6 x7 x8 x9 x10" "mid m1 m2 m3 c4 c5 c6 c7 m8
 	expect_eq "$v: resyncs" "$(thread_field '*' resyncs)" 10000
 	expect_eq "$v: unmatched" "$(thread_field '*' unmatched)" 0
 done
+
+# A throw's cleanups and the end of the catch call destructors: each
+# Guard's is its own frame's callee, the thrown Oops's main's (the C++
+# library calls it when main's catch clause ends).  RESYNCS: each
+# cleanup's first call pops the frame below it, the catch d1's: 3 a throw.
+profile s-throw-fentry dtor
+expect_eq "dtor: stdout" "$(cat "$WORK/stdout")" "caught 1000"
+"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+contexts "$exe" "$WORK/amon.out"
+expect_eq "dtor: flat calls Guard::~Guard()" "$(flat_calls 'Guard::~Guard()')" 3000
+graph_entry 'Guard::~Guard()' >"$WORK/entry"
+history=main
+for f in d1 d2 d3; do
+	history="$history > $f"
+	expect_eq "dtor: arc $f -> Guard::~Guard()" "$(arc_field $f in 3 <"$WORK/entry")" 1000/3000
+	expect_eq "dtor: context $history" "$(context_row "$history")" "1000+0"
+	expect_eq "dtor: context $history > Guard::~Guard()" \
+		"$(context_row "$history > Guard::~Guard()")" "1000+0"
+done
+expect_eq "dtor: context main > Oops::~Oops()" "$(context_row 'main > Oops::~Oops()')" "1000+0"
+expect_eq "dtor: context main > after" "$(context_row 'main > after')" "1000+0"
+# root, main, d1 .. d3, three Guard::Guard, three ~Guard, Oops::Oops, ~Oops, after
+expect_eq "dtor: contexts" "$(context_count)" 14
+amon_threads "$WORK/amon.out"
+expect_eq "dtor: resyncs" "$(thread_field '*' resyncs)" 3000
+expect_eq "dtor: unmatched" "$(thread_field '*' unmatched)" 0
 
 exe="$top_builddir/tests/s-workers-fentry"
 profile s-workers-fentry

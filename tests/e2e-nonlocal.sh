@@ -4,7 +4,9 @@
 # to the right caller.  tests/s-longjmp.c: longjmp (and siglongjmp) out of a
 # 20-deep recursion, 1000 times.  tests/s-throw.cc: a C++ exception through
 # 10 frames, 1000 times: all C++ (exit hooks run in unwind cleanups), C
-# frames in the middle and C frames just under the catch (no cleanups).
+# frames in the middle and C frames just under the catch (no cleanups); and
+# through 3 frames whose cleanups call a destructor, the exception's own
+# called by the C++ library when the catch clause ends.
 # tests/s-bigframe.c and tests/s-sigjump.c: the hard cases of landing.
 . "$top_srcdir/tests/e2e-lib.sh"
 
@@ -127,4 +129,30 @@ for variant in "cxx 0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10" \
 	expect_eq "$v: resyncs" "$(thread_field s-throw resyncs)" $resyncs
 	expect_eq "$v: unmatched" "$(thread_field s-throw unmatched)" 0
 done
+
+# A throw's cleanups and the end of the catch call destructors: each
+# Guard's is its own frame's callee, the thrown Oops's main's (the C++
+# library calls it when main's catch clause ends).  RESYNCS: none, each
+# frame's exit hook runs in its cleanup.
+profile s-throw dtor
+expect_eq "dtor: stdout" "$(cat "$WORK/stdout")" "caught 1000"
+"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+contexts "$exe" "$WORK/amon.out"
+expect_eq "dtor: flat calls Guard::~Guard()" "$(flat_calls 'Guard::~Guard()')" 3000
+graph_entry 'Guard::~Guard()' >"$WORK/entry"
+history=main
+for f in d1 d2 d3; do
+	history="$history > $f"
+	expect_eq "dtor: arc $f -> Guard::~Guard()" "$(arc_field $f in 3 <"$WORK/entry")" 1000/3000
+	expect_eq "dtor: context $history" "$(context_row "$history")" "1000+0"
+	expect_eq "dtor: context $history > Guard::~Guard()" \
+		"$(context_row "$history > Guard::~Guard()")" "1000+0"
+done
+expect_eq "dtor: context main > Oops::~Oops()" "$(context_row 'main > Oops::~Oops()')" "1000+0"
+expect_eq "dtor: context main > after" "$(context_row 'main > after')" "1000+0"
+# root, main, d1 .. d3, three Guard::Guard, three ~Guard, Oops::Oops, ~Oops, after
+expect_eq "dtor: contexts" "$(context_count)" 14
+amon_threads "$WORK/amon.out"
+expect_eq "dtor: resyncs" "$(thread_field s-throw resyncs)" 0
+expect_eq "dtor: unmatched" "$(thread_field s-throw unmatched)" 0
 finish

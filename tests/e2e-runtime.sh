@@ -12,10 +12,11 @@
 lib="$top_builddir/runtime/.libs/libaprof.so"
 v=$(sed -n 's/^#define APROF_VERSION_SYMBOL "\(.*\)"$/\1/p' "$top_builddir/config.h")
 # The -pg -mfentry front-end's (x86-64 alone): __fentry__, and what puts
-# the real return addresses back for the unwinder and backtrace.
+# the real return addresses back for the unwinder and backtrace, and notes
+# where a throw's unwinding lands.
 fentry_symbols=
 [ "$(uname -m)" != x86_64 ] ||
-	fentry_symbols="__fentry__ _Unwind_RaiseException _Unwind_Resume_or_Rethrow backtrace pthread_exit"
+	fentry_symbols="__fentry__ _Unwind_RaiseException _Unwind_Resume _Unwind_Resume_or_Rethrow backtrace pthread_exit"
 expect_eq "exported symbols" \
 	"$(nm -D --defined-only "$lib" | awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" \
 	"$(for s in _Exit __cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit \

@@ -11,7 +11,12 @@
 **                 4 resyncs per throw.
 **   s-throw top   t1 .. t4 C (no cleanups), t5 .. t10 C++: the entries of
 **                 t4 .. t1 are left when the catch begins (__cxa_begin_catch);
-**                 the runtime pops them at after()'s entry, 4 resyncs per throw.
+**                 the runtime pops them there, 4 resyncs per throw.
+**   s-throw dtor  d1 .. d3, C++, each with a Guard whose destructor the
+**                 throw's cleanup of that frame calls, d3 throwing an Oops,
+**                 whose destructor the C++ library calls when main's catch
+**                 clause ends (__cxa_end_catch): each ~Guard must be its own
+**                 frame's callee, ~Oops main's.
 **
 ** Each frame function is called ROUNDS times, from the one before it (the
 ** first from main); after ROUNDS times, from main.
@@ -22,6 +27,27 @@
 
 #define ROUNDS 1000
 
+extern "C" volatile int sink;
+
+/* A local that a throw destroys in its frame's cleanup. */
+struct Guard {
+	explicit Guard(int k);
+	~Guard();
+	int n;
+};
+
+/* What d3 throws. */
+struct Oops {
+	explicit Oops(int k);
+	~Oops();
+	int n;
+};
+
+Guard::Guard(int k) : n(k) { sink += n; }
+Guard::~Guard() { sink -= n; }
+Oops::Oops(int k) : n(k) { sink += n; }
+Oops::~Oops() { sink -= n; }
+
 extern "C" {
 volatile int sink;
 
@@ -29,6 +55,7 @@ void after(void);
 void x1(int), x2(int), x3(int), x4(int), x5(int), x6(int), x7(int), x8(int), x9(int), x10(int);
 void m1(int), m2(int), m3(int), c4(int), m8(int), m9(int), m10(int);
 void t1(int), t5(int), t6(int), t7(int), t8(int), t9(int), t10(int);
+void d1(int), d2(int), d3(int);
 
 /* A frame: some work of its own (distinct, so that no two are folded), then the next. */
 #define FRAME(name, next) void name(int n) { sink += __LINE__; next(n + 1); }
@@ -44,6 +71,10 @@ THROWER(m10)
 
 FRAME(t5, t6) FRAME(t6, t7) FRAME(t7, t8) FRAME(t8, t9) FRAME(t9, t10)
 THROWER(t10)
+
+void d1(int n) { Guard g(n); d2(n + 1); }
+void d2(int n) { Guard g(n); d3(n + 1); }
+void d3(int n) { Guard g(n); throw Oops(n + 7); }
 
 void after(void)
 {
@@ -65,6 +96,8 @@ int main(int argc, char **argv)
 		first = m1;
 	else if (std::strcmp(argv[1], "top") == 0)
 		first = t1;
+	else if (std::strcmp(argv[1], "dtor") == 0)
+		first = d1;
 	else
 		return 2;
 	for (round = 0; round < ROUNDS; round++) {
@@ -72,6 +105,9 @@ int main(int argc, char **argv)
 			first(round);
 		} catch (int n) {
 			if (n == round + 9)
+				caught++;
+		} catch (const Oops &e) {
+			if (e.n == round + 9)
 				caught++;
 		}
 		after();
