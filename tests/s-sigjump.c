@@ -57,8 +57,14 @@ int main(void)
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
-	setitimer(ITIMER_REAL, &every, NULL);
-	sigsetjmp(env, 1);
+	/*
+	** The timer started once the jump buffer is whole: a first alarm
+	** between the two (the process preempted just after setitimer) would
+	** jump to an empty buffer, or to one whose signal mask is not saved
+	** yet, leaving SIGALRM blocked and spin spinning for ever.
+	*/
+	if (sigsetjmp(env, 1) == 0)
+		setitimer(ITIMER_REAL, &every, NULL);
 	if (jumps < 200)
 		spin();
 	memset(&off, 0, sizeof off);
