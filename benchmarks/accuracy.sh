@@ -241,13 +241,14 @@ echo "| aprof counter | $(for f in "$D"/demo.*/counter; do cycle "$f"; done | su
 echo "| gprof | $(for f in "$D"/demo.*/gprof; do cycle "$f"; done | summary) | $(for f in "$D"/demo.*/gprof.graph; do arcs "$f"; done | summary) |"
 
 # The runtime's start-up and exit on an empty program: CPU time against the
-# bare build, 30 runs each in turn (perf stat -r), each clock.
+# bare build, 30 runs each in turn (perf stat -r), each clock; every run
+# under env, as the aprof runs need it for their settings.
 printf 'int main(void) { return 0; }\n' >"$D/empty.c"
 gcc -O1 -o "$D/empty-bare" "$D/empty.c"
 gcc -O1 -finstrument-functions -o "$D/empty-aprof" "$D/empty.c" -L"$LIBDIR" -laprof -Wl,-rpath,"$LIBDIR"
 # cpu_ms CMD...: the mean task clock of 30 runs of CMD, in ms.
 cpu_ms() { (cd "$D" && perf stat -r 30 -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '$3 == "task-clock" { print $1 }'); }
-bare=$(cpu_ms ./empty-bare)
+bare=$(cpu_ms env ./empty-bare)
 sample=$(cpu_ms env APROF_OUT=/dev/null/none ./empty-aprof)
 counter=$(cpu_ms env APROF_CLOCK=counter APROF_OUT=/dev/null/none ./empty-aprof)
 echo
