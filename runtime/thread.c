@@ -234,10 +234,25 @@ APROF_NOINSTR static int on_own_stack(const struct aprof_thread *t, uintptr_t fr
 }
 
 
+/*
+** Pops T's entries whose frames lie below stack pointer SP: routines that
+** a jump or a throw left without their exit hooks (the sentinel's frame
+** stops it), each counted as a resync.
+*/
+APROF_NOINSTR static void pop_below(struct aprof_thread *t, uintptr_t sp)
+{
+	struct aprof_ends *e = aprof_thread_ends(t);
+
+	while (e->top->frame < sp) {
+		e->top--;
+		APROF_ADD(t->resyncs, 1);
+	}
+}
+
+
 APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, uintptr_t frame,
 						      uintptr_t site)
 {
-	struct aprof_ends *e = aprof_thread_ends(t);
 	uintptr_t sp;
 
 	if (t->jumped == APROF_UNWINDING)
@@ -247,24 +262,16 @@ APROF_NOINSTR struct aprof_context *aprof_thread_land(struct aprof_thread *t, ui
 	/* The routine being entered was called from SITE: its return address lies above FRAME. */
 	sp = caller_sp(t, frame, site);
 	/* Every routine the caller called before, and all below them, is gone (not the sentinel). */
-	while (sp != 0 && e->top->frame < sp) {
-		e->top--;
-		APROF_ADD(t->resyncs, 1);
-	}
+	if (sp != 0)
+		pop_below(t, sp);
 	return landed(t, aprof_thread_current(t));
 }
 
 
 APROF_NOINSTR void aprof_thread_caught(struct aprof_thread *t, uintptr_t sp)
 {
-	struct aprof_ends *e = aprof_thread_ends(t);
-
-	if (!on_own_stack(t, sp))
-		return;
-	while (e->top->frame < sp) { /* the sentinel's frame stops it */
-		e->top--;
-		APROF_ADD(t->resyncs, 1);
-	}
+	if (on_own_stack(t, sp))
+		pop_below(t, sp);
 }
 
 
