@@ -158,3 +158,33 @@ thread_field() {
 context_count() {
 	sed -n 's/^\([0-9][0-9]*\) contexts\.  .*/\1/p' "$WORK/contexts"
 }
+
+# throw_dtor PROG RESYNCS: tests/s-throw.cc's "dtor" case, built as PROG
+# (either front-end): a throw's cleanups and the end of the catch call
+# destructors, each Guard's its own frame's callee, the thrown Oops's main's
+# (the C++ library calls it when main's catch clause ends); RESYNCS shadow
+# stack entries popped in all.
+throw_dtor() {
+	exe="$top_builddir/tests/$1"
+	profile "$1" dtor
+	expect_eq "dtor: stdout" "$(cat "$WORK/stdout")" "caught 1000"
+	"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
+	contexts "$exe" "$WORK/amon.out"
+	expect_eq "dtor: flat calls Guard::~Guard()" "$(flat_calls 'Guard::~Guard()')" 3000
+	graph_entry 'Guard::~Guard()' >"$WORK/entry"
+	history=main
+	for f in d1 d2 d3; do
+		history="$history > $f"
+		expect_eq "dtor: arc $f -> Guard::~Guard()" "$(arc_field $f in 3 <"$WORK/entry")" 1000/3000
+		expect_eq "dtor: context $history" "$(context_row "$history")" "1000+0"
+		expect_eq "dtor: context $history > Guard::~Guard()" \
+			"$(context_row "$history > Guard::~Guard()")" "1000+0"
+	done
+	expect_eq "dtor: context main > Oops::~Oops()" "$(context_row 'main > Oops::~Oops()')" "1000+0"
+	expect_eq "dtor: context main > after" "$(context_row 'main > after')" "1000+0"
+	# root, main, d1 .. d3, three Guard::Guard, three ~Guard, Oops::Oops, ~Oops, after
+	expect_eq "dtor: contexts" "$(context_count)" 14
+	amon_threads "$WORK/amon.out"
+	expect_eq "dtor: resyncs" "$(thread_field '*' resyncs)" "$2"
+	expect_eq "dtor: unmatched" "$(thread_field '*' unmatched)" 0
+}

@@ -130,29 +130,7 @@ for variant in "cxx 0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10" \
 	expect_eq "$v: unmatched" "$(thread_field s-throw unmatched)" 0
 done
 
-# A throw's cleanups and the end of the catch call destructors: each
-# Guard's is its own frame's callee, the thrown Oops's main's (the C++
-# library calls it when main's catch clause ends).  RESYNCS: none, each
-# frame's exit hook runs in its cleanup.
-profile s-throw dtor
-expect_eq "dtor: stdout" "$(cat "$WORK/stdout")" "caught 1000"
-"$APROF" -b "$exe" "$WORK/amon.out" >"$WORK/report"
-contexts "$exe" "$WORK/amon.out"
-expect_eq "dtor: flat calls Guard::~Guard()" "$(flat_calls 'Guard::~Guard()')" 3000
-graph_entry 'Guard::~Guard()' >"$WORK/entry"
-history=main
-for f in d1 d2 d3; do
-	history="$history > $f"
-	expect_eq "dtor: arc $f -> Guard::~Guard()" "$(arc_field $f in 3 <"$WORK/entry")" 1000/3000
-	expect_eq "dtor: context $history" "$(context_row "$history")" "1000+0"
-	expect_eq "dtor: context $history > Guard::~Guard()" \
-		"$(context_row "$history > Guard::~Guard()")" "1000+0"
-done
-expect_eq "dtor: context main > Oops::~Oops()" "$(context_row 'main > Oops::~Oops()')" "1000+0"
-expect_eq "dtor: context main > after" "$(context_row 'main > after')" "1000+0"
-# root, main, d1 .. d3, three Guard::Guard, three ~Guard, Oops::Oops, ~Oops, after
-expect_eq "dtor: contexts" "$(context_count)" 14
-amon_threads "$WORK/amon.out"
-expect_eq "dtor: resyncs" "$(thread_field s-throw resyncs)" 0
-expect_eq "dtor: unmatched" "$(thread_field s-throw unmatched)" 0
+# A throw's cleanups and the end of the catch (throw_dtor): no resync,
+# each frame's exit hook runs in its cleanup.
+throw_dtor s-throw 0
 finish
