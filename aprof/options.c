@@ -5,10 +5,12 @@
 */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aprof/options.h"
 #include "aprof/read/amon_read.h"
@@ -359,6 +361,9 @@ void options_parse(int argc, char **argv, struct options *o)
 	*/
 	o->exe = optind < argc && !amon_is_profile(argv[optind]) ? argv[optind++] : NULL;
 	o->exe_named = o->exe != NULL;
+	/* Said first: else a missing one alone reads as a missing amon.out. */
+	if (o->exe != NULL && access(o->exe, F_OK) != 0)
+		util_die("%s: %s", o->exe, strerror(errno));
 	o->amon = (const char **)argv + optind;
 	o->namon = argc - optind;
 	if (o->namon == 0) {

@@ -28,6 +28,11 @@ size=$(wc -c <"$good")
 
 rejects "missing amon.out" "nosuch.out: No such file or directory" "$exe" "$WORK/nosuch.out"
 rejects "missing executable" "nosuch-exe: No such file" "$WORK/nosuch-exe" "$good"
+# Run where amon.out is missing too: the missing file named is the one given.
+mkdir -p "$WORK/empty"
+cd "$WORK/empty"
+rejects "missing executable, no amon.out" "nosuch-exe: No such file" "$WORK/nosuch-exe"
+cd "$OLDPWD"
 rejects "not an amon.out" "not an amon.out file" "$exe" "$exe"
 head -c $((size / 2)) "$good" >"$WORK/half.out"
 rejects "truncated amon.out" "truncated file" "$exe" "$WORK/half.out"
